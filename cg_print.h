@@ -1,0 +1,8 @@
+/* cg_print.h -- the call graph and the index by function name. */
+#ifndef CG_PRINT_H
+#define CG_PRINT_H
+#include "gprof.h"
+void cg_print(Sym **order, size_t n);
+void cg_print_index(Sym **order, size_t n);
+void print_notice(void);
+#endif

@@ -1,0 +1,82 @@
+/* core.c -- open the profiled object with BFD and answer questions about it. */
+#define PACKAGE "gprof"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "core.h"
+
+bfd *core_bfd;
+asymbol **core_syms;
+long core_num_syms;
+asection *core_text_sect;
+static const char *core_name;
+
+const char *core_filename(void) { return core_name; }
+
+void core_init(const char *filename)
+{
+  struct stat st;
+  core_name = filename;
+  bfd_init();
+  /* GNU reports a directory the way it reports a missing file. */
+  if (stat(filename, &st) == 0 && S_ISDIR(st.st_mode))
+    fatal("%s: %s\n", filename, strerror(ENOENT));
+  core_bfd = bfd_openr(filename, NULL);
+  if (!core_bfd)
+    fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
+  if (!bfd_check_format(core_bfd, bfd_object))
+    fatal("%s: %s: not in executable format\n", opt.whoami, filename);
+
+  opt.addr_size = bfd_arch_bits_per_address(core_bfd) / 8;
+  if (opt.addr_size != 4 && opt.addr_size != 8)
+    opt.addr_size = bfd_get_arch_size(core_bfd) == 32 ? 4 : 8;
+  opt.big_endian = bfd_big_endian(core_bfd);
+  opt.min_insn_size = 1;
+  switch (bfd_get_arch(core_bfd)) {
+  case bfd_arch_vax: case bfd_arch_i386: default: opt.min_insn_size = 1; break;
+  case bfd_arch_aarch64: case bfd_arch_sparc: case bfd_arch_mips:
+  case bfd_arch_alpha: opt.min_insn_size = 4; break;
+  }
+
+  core_text_sect = bfd_get_section_by_name(core_bfd, ".text");
+  if (!core_text_sect) {
+    core_text_sect = bfd_get_section_by_name(core_bfd, "$CODE$");
+    if (!core_text_sect)
+      fatal("%s: can't find .text section in %s\n", opt.whoami, filename);
+  }
+
+  long sz = bfd_get_symtab_upper_bound(core_bfd);
+  if (sz < 0)
+    fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
+  core_syms = xmalloc((size_t)sz);
+  core_num_syms = bfd_canonicalize_symtab(core_bfd, core_syms);
+  if (core_num_syms < 0)
+    fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
+  if (core_num_syms == 0)
+    fatal("%s: file `%s' has no symbols\n", opt.whoami, filename);
+}
+
+int core_src_info(vma_t addr, const char **file, int *line)
+{
+  const char *fname = NULL, *func = NULL;
+  unsigned int l = 0;
+  asection *sec;
+  for (sec = core_bfd->sections; sec; sec = sec->next) {
+    vma_t lo = bfd_section_vma(sec);
+    if (!(bfd_section_flags(sec) & SEC_CODE)) continue;
+    if (addr >= lo && addr < lo + bfd_section_size(sec)) break;
+  }
+  if (!sec) sec = core_text_sect;
+  if (bfd_find_nearest_line(core_bfd, sec, core_syms,
+                            addr - bfd_section_vma(sec), &fname, &func, &l)
+      && fname && l) {
+    *file = fname;
+    *line = (int)l;
+    return 1;
+  }
+  *file = NULL;
+  *line = 0;
+  return 0;
+}

@@ -1,0 +1,81 @@
+/* corefile.c -- decide which BFD symbols are functions and build symtab. */
+#define PACKAGE "gprof"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
+#include <string.h>
+#include "core.h"
+#include "symtab.h"
+
+extern bfd *core_bfd;
+extern asymbol **core_syms;
+extern long core_num_syms;
+extern asection *core_text_sect;
+
+/* 'T' for a global text symbol, 't' for a static one, 0 to ignore it.
+   GNU treats weak symbols ('W') as global text wherever they live. */
+static int sym_class(asymbol *sym)
+{
+  symbol_info info;
+  if (!sym->section || bfd_is_und_section(sym->section)
+      || bfd_is_com_section(sym->section))
+    return 0;
+  if (sym->flags & (BSF_SECTION_SYM | BSF_FILE | BSF_DEBUGGING))
+    return 0;
+  bfd_get_symbol_info(core_bfd, sym, &info);
+  int c = info.type;
+  if (c == 'W') c = 'T';
+  if (c != 'T' && c != 't') return 0;
+  if (opt.ignore_non_func && !(sym->flags & BSF_FUNCTION)) return 0;
+  const char *n = sym->name;
+  if (!n || !*n) return 0;
+  if (bfd_is_local_label(core_bfd, sym)) return 0;
+  if (!strncmp(n, "__gnu_compiled", 14) || !strncmp(n, "___gnu_compiled", 15))
+    return 0;
+  return c;
+}
+
+static const char *base_name(const char *p)
+{
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+void core_create_function_syms(void)
+{
+  char lead = bfd_get_symbol_leading_char(core_bfd);
+  size_t n = 0;
+  long i;
+  symtab.base = xmalloc(((size_t)core_num_syms + 1) * sizeof(Sym));
+  for (i = 0; i < core_num_syms; i++) {
+    asymbol *as = core_syms[i];
+    int c = sym_class(as);
+    if (!c) continue;
+    if (opt.no_static && c == 't') continue;
+    Sym *s = &symtab.base[n++];
+    sym_init(s);
+    const char *name = as->name;
+    if (lead && name[0] == lead) name++;
+    s->name = name;
+    s->addr = bfd_asymbol_value(as);
+    s->is_static = (c == 't');
+    s->is_func = (as->flags & BSF_FUNCTION) != 0;
+    s->end_addr = s->addr;
+  }
+  symtab.len = n;
+  symtab_finalize(&symtab);
+  /* The last symbol runs to the end of the text section. */
+  if (symtab.len) {
+    Sym *last = &symtab.base[symtab.len - 1];
+    vma_t tend = bfd_section_vma(core_text_sect) + bfd_section_size(core_text_sect);
+    if (tend > last->addr) last->end_addr = tend - 1;
+  }
+  for (size_t k = 0; k < symtab.len; k++) {
+    Sym *s = &symtab.base[k];
+    const char *f;
+    int line;
+    if (core_src_info(s->addr, &f, &line)) {
+      s->file = opt.print_path ? f : base_name(f);
+      s->line = line;
+    }
+  }
+}

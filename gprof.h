@@ -1,0 +1,95 @@
+/* gprof.h -- types and state shared by every stage of the analyzer.
+ *
+ * The pipeline: gprof.c parses options; core.c/corefile.c read the object
+ * and build the symbol table (symtab.c); gmon_io.c reads profile data,
+ * feeding hist.c (histogram), call_graph.c (arcs) and basic_blocks.c;
+ * cg_arcs.c and cg_dfn.c analyse the graph; hist.c and cg_print.c print. */
+#ifndef GPROF_H
+#define GPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef uint64_t vma_t;         /* an address in the profiled program */
+
+typedef struct Sym Sym;
+typedef struct Arc Arc;
+
+/* One arc of the dynamic call graph: parent called child COUNT times. */
+struct Arc {
+  Sym *parent, *child;
+  uint64_t count;
+  double time;                  /* child's self time propagated to parent */
+  double child_time;            /* child's descendants' time propagated */
+  Arc *next_parent;             /* next arc in child->parents */
+  Arc *next_child;              /* next arc in parent->children */
+  Arc *hash_next;               /* chain in the arc hash table */
+};
+
+/* One symbol: a function (or, for cycles, a cycle as a whole). */
+struct Sym {
+  vma_t addr, end_addr;
+  const char *name;             /* as printed (leading char stripped) */
+  const char *file;             /* source file (basename), or NULL */
+  int line;
+  unsigned is_func : 1, is_static : 1, is_cycle : 1, mapped : 1;
+  double hist_time;             /* samples credited by the histogram */
+  uint64_t ncalls;              /* calls from other functions */
+  uint64_t self_calls;          /* calls from itself */
+  uint64_t bb_total;            /* basic-block counts seen in it */
+  /* call graph state */
+  int index;                    /* print index, 0 = none */
+  int top_order;                /* depth-first number */
+  int print_flag;
+  double child_time;            /* descendants' time, before fractions */
+  double prop_fract, prop_self, prop_child;
+  int cycle_num;                /* 0 = not in a cycle */
+  Sym *cyc_head;                /* head of its cycle (self if none) */
+  Sym *cyc_next;                /* next member of the cycle list */
+  Arc *parents, *children;
+  /* depth-first numbering scratch (cg_dfn.c) */
+  Sym *uf;                      /* union-find link towards the cycle head */
+  Sym *cyc_tail;                /* last member, valid on a head */
+  Arc *dfn_next;                /* next child arc to visit */
+  long dfn_pos;                 /* stack position while on the stack */
+};
+
+/* The symbol table: sorted by address, no two entries share an address. */
+typedef struct {
+  Sym *base;
+  size_t len;
+} SymTab;
+
+/* Global run state (options and what the inputs contained). */
+typedef struct {
+  int brief, zeros, no_static, ignore_non_func, traditional;
+  int want_flat, want_graph, want_info, want_sum, want_exec, want_func_order;
+  int explicit_flat, explicit_graph;
+  int print_path, inline_names, demangle;
+  int width;
+  int file_format;              /* FF_AUTO ... */
+  int debug;
+  const char *whoami;
+  /* what the inputs held */
+  int have_hist, have_arcs, have_bb;
+  /* object properties */
+  int addr_size;                /* 4 or 8 */
+  int big_endian;
+  unsigned min_insn_size;       /* address granularity of the target */
+} Options;
+
+enum { FF_AUTO, FF_BSD, FF_44BSD, FF_MAGIC, FF_PROF };
+
+extern Options opt;
+extern SymTab symtab;
+
+/* util */
+_Noreturn void fatal(const char *fmt, ...);
+void warn_msg(const char *fmt, ...);
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,2 @@
+/* source.c -- source file names (annotated listings come later). */
+#include "gprof.h"

@@ -1,0 +1,76 @@
+/* symtab.c -- sorting, de-duplication and binary-search lookup of symbols. */
+#include <stdlib.h>
+#include <string.h>
+#include "symtab.h"
+
+SymTab symtab;
+
+void sym_init(Sym *s)
+{
+  memset(s, 0, sizeof *s);
+  s->cyc_head = s;
+}
+
+/* Stable order by address: the table is built in BFD order and GNU keeps
+   the first of equally good candidates, so ties must not be reordered. */
+typedef struct { Sym s; size_t seq; } Keyed;
+
+static int cmp_addr(const void *a, const void *b)
+{
+  const Keyed *x = a, *y = b;
+  if (x->s.addr != y->s.addr) return x->s.addr < y->s.addr ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int leading_underscores(const char *n)
+{
+  int k = 0;
+  while (n[k] == '_') k++;
+  return k;
+}
+
+/* Which of two symbols at one address GNU keeps: a global over a static,
+   then the name with fewer leading underscores, else the earlier one. */
+static int better(const Sym *cand, const Sym *kept)
+{
+  if (cand->is_static != kept->is_static) return kept->is_static;
+  return leading_underscores(cand->name) < leading_underscores(kept->name);
+}
+
+void symtab_finalize(SymTab *tab)
+{
+  size_t n = tab->len, i, out = 0;
+  if (n == 0) return;
+  Keyed *k = xmalloc(n * sizeof *k);
+  for (i = 0; i < n; i++) { k[i].s = tab->base[i]; k[i].seq = i; }
+  qsort(k, n, sizeof *k, cmp_addr);
+  for (i = 0; i < n; i++) {
+    if (out > 0 && tab->base[out - 1].addr == k[i].s.addr) {
+      if (better(&k[i].s, &tab->base[out - 1]))
+        tab->base[out - 1] = k[i].s;
+      continue;
+    }
+    tab->base[out++] = k[i].s;
+  }
+  free(k);
+  tab->len = out;
+  for (i = 0; i < out; i++) {
+    Sym *s = &tab->base[i];
+    s->cyc_head = s;
+    if (i + 1 < out) s->end_addr = tab->base[i + 1].addr - 1;
+    else if (s->end_addr < s->addr) s->end_addr = s->addr;
+  }
+}
+
+/* The symbol whose range [addr, end_addr] holds ADDR, or NULL. */
+Sym *sym_lookup(const SymTab *tab, vma_t addr)
+{
+  size_t lo = 0, hi = tab->len;
+  if (!hi || addr < tab->base[0].addr) return NULL;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (tab->base[mid].addr <= addr) lo = mid; else hi = mid;
+  }
+  Sym *s = &tab->base[lo];
+  return addr <= s->end_addr ? s : NULL;
+}
