@@ -158,7 +158,8 @@ static void propagate_time(Sym *parent)
 }
 
 /* Print order: most time first; among equals cycles before functions,
-   then more calls, then by name. */
+   names without a leading underscore before those with one, then more
+   calls, then by linkage name. */
 static int cmp_total(const void *a, const void *b)
 {
   const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
@@ -167,6 +168,8 @@ static int cmp_total(const void *a, const void *b)
   if (tx < ty) return 1;
   if (x->is_cycle != y->is_cycle) return x->is_cycle ? -1 : 1;
   if (x->is_cycle) return x->cycle_num - y->cycle_num;
+  int ux = x->name[0] == '_', uy = y->name[0] == '_';
+  if (ux != uy) return ux - uy;
   if (x->ncalls > y->ncalls) return -1;
   if (x->ncalls < y->ncalls) return 1;
   return strcmp(x->name, y->name);

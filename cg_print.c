@@ -23,7 +23,7 @@ static int printed(const Sym *s)
 {
   if (s->is_cycle) return 1;
   if (!s->print_flag) return 0;
-  return s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
+  return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
 static void print_name(const Sym *s)
@@ -241,7 +241,8 @@ void cg_print(Sym **order, size_t n)
   int idx = 0;
   print_time = 0;
   for (i = 0; i < symtab.len; i++) print_time += symtab.base[i].prop_self;
-  for (i = 0; i < n; i++) order[i]->index = printed(order[i]) ? ++idx : 0;
+  for (i = 0; i < n; i++) order[i]->index = (int)i + 1;
+  (void)idx;
 
   if (opt.brief) printf("\t\t\tCall graph\n\n");
   else printf("\t\t     Call graph (explanation follows)\n\n");
@@ -254,7 +255,7 @@ void cg_print(Sym **order, size_t n)
   printf("index %% time    self  children    called     name\n");
   for (i = 0; i < n; i++) {
     Sym *s = order[i];
-    if (!s->index) continue;
+    if (!printed(s)) continue;
     if (s->is_cycle) {
       print_primary(s);
       print_members(s);
@@ -279,7 +280,56 @@ static int cmp_index_name(const void *a, const void *b)
   return strcmp(x->name, y->name);
 }
 
+/* Text of an index entry's name: statics carry their file. */
+static void index_name(const Sym *s, char *buf, size_t len)
+{
+  if (s->is_cycle)
+    snprintf(buf, len, "<cycle %d>", s->cycle_num);
+  else if (s->is_static && s->file)
+    snprintf(buf, len, "%s (%s)", sym_print_name(s), s->file);
+  else
+    snprintf(buf, len, "%s", sym_print_name(s));
+}
+
+/* Three columns filled top to bottom; a column's bracketed index ends six
+   places after the column's start, or one space after an overlong name. */
 void cg_print_index(Sym **order, size_t n)
 {
-  (void)order; (void)n;
+  size_t k = 0, i;
+  Sym **v = xmalloc((n + 1) * sizeof *v);
+  for (i = 0; i < n; i++) {
+    Sym *s = order[i];
+    if (!s->index) continue;
+    if (!s->is_cycle && !opt.zeros && s->ncalls == 0 && !(s->hist_time != 0)) continue;
+    v[k++] = s;
+  }
+  qsort(v, k, sizeof *v, cmp_index_name);
+  printf("\f\nIndex by function name\n\n");
+  size_t rows = (k + 2) / 3;
+  long colw = (opt.width + 5) / 3;
+  char name[4096], idx[32], *line = NULL;
+  size_t cap = 0;
+  for (size_t r = 0; r < rows; r++) {
+    size_t len = 0;
+    for (int c = 0; c < 3; c++) {
+      size_t j = r + (size_t)c * rows;
+      if (j >= k) break;
+      index_name(v[j], name, sizeof name);
+      snprintf(idx, sizeof idx, "[%d]", v[j]->index);
+      long target = (long)c * colw + 6 - (long)strlen(idx);
+      size_t need = len + strlen(idx) + strlen(name) + (size_t)(target > 0 ? target : 0) + 8;
+      if (need > cap) { cap = need * 2; line = xrealloc(line, cap); }
+      if ((long)len < target) {
+        memset(line + len, ' ', (size_t)target - len);
+        len = (size_t)target;
+      } else if (c > 0) {
+        line[len++] = ' ';
+      }
+      len += (size_t)sprintf(line + len, "%s %s", idx, name);
+    }
+    line[len] = 0;
+    printf("%s\n", line);
+  }
+  free(line);
+  free(v);
 }

@@ -11,6 +11,8 @@ extern asymbol **core_syms;
 extern long core_num_syms;
 extern asection *core_text_sect;
 
+static int static_name_ok(const char *n);
+
 /* 'T' for a global text symbol, 't' for a static one, 0 to ignore it.
    GNU treats weak symbols ('W') as global text wherever they live. */
 static int sym_class(asymbol *sym)
@@ -31,7 +33,28 @@ static int sym_class(asymbol *sym)
   if (bfd_is_local_label(core_bfd, sym)) return 0;
   if (!strncmp(n, "__gnu_compiled", 14) || !strncmp(n, "___gnu_compiled", 15))
     return 0;
+  if (c == 't' && !static_name_ok(n)) return 0;
   return c;
+}
+
+/* GNU keeps a static symbol with a '.' in its name only when every
+   dotted part is a number or "clone" (nested functions, old GCC clones);
+   .part, .cold, .isra and the like are dropped, as is any '$'. */
+static int static_name_ok(const char *n)
+{
+  if (strchr(n, '$')) return 0;
+  const char *p = strchr(n, '.');
+  while (p) {
+    const char *q = p + 1, *e = strchr(q, '.');
+    size_t len = e ? (size_t)(e - q) : strlen(q);
+    if (len == 0) return 0;
+    int digits = 1;
+    for (size_t i = 0; i < len; i++)
+      if (q[i] < '0' || q[i] > '9') digits = 0;
+    if (!digits && !(len == 5 && !strncmp(q, "clone", 5))) return 0;
+    p = e;
+  }
+  return 1;
 }
 
 static const char *base_name(const char *p)

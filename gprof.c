@@ -104,7 +104,7 @@ int main(int argc, char **argv)
   int c;
   opt.whoami = argv[0];
   opt.demangle = 1;
-  opt.width = 75;
+  opt.width = 80;
   while ((c = getopt_long(argc, argv,
              "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
              long_opts, NULL)) != -1) {

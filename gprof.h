@@ -30,7 +30,8 @@ struct Arc {
 /* One symbol: a function (or, for cycles, a cycle as a whole). */
 struct Sym {
   vma_t addr, end_addr;
-  const char *name;             /* as printed (leading char stripped) */
+  const char *name;             /* linkage name (leading char stripped) */
+  const char *dname;            /* demangled name, filled on first use */
   const char *file;             /* source file (basename), or NULL */
   int line;
   unsigned is_func : 1, is_static : 1, is_cycle : 1, mapped : 1;

@@ -39,7 +39,7 @@ void hist_add(const char *file, vma_t lowpc, vma_t highpc, uint32_t nbins,
     Hist *h = &hist_recs[i];
     if (h->lowpc == lowpc && h->highpc == highpc) {
       if (h->nbins != nbins)
-        fatal("%s: different scales in histogram records\n", opt.whoami);
+        fatal("%s: different scales in histogram records", opt.whoami);
       for (uint32_t k = 0; k < nbins; k++) h->bins[k] += bins[k];
       return;
     }
@@ -48,7 +48,7 @@ void hist_add(const char *file, vma_t lowpc, vma_t highpc, uint32_t nbins,
   for (size_t i = 0; i < hist_nrecs; i++) {
     Hist *h = &hist_recs[i];
     if (rec_scale(h->lowpc, h->highpc, h->nbins) != sc)
-      fatal("%s: different scales in histogram records\n", opt.whoami);
+      fatal("%s: different scales in histogram records", opt.whoami);
     if (lowpc < h->highpc && h->lowpc < highpc)
       fatal("%s: overlapping histogram records\n", opt.whoami);
   }
@@ -138,7 +138,7 @@ static int cmp_flat(const void *a, const void *b)
 
 static const char flat_blurb[] =
   "\n"
-  " %         share of the whole run's samples credited to this\n"
+  " %%         share of the whole run's samples credited to this\n"
   "time       function.\n"
   "\n"
   "cumulative running total of the self seconds of this line and\n"

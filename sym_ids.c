@@ -1,5 +1,7 @@
 /* sym_ids.c -- symspec matching (default exclusions so far). */
+#include <stdlib.h>
 #include <string.h>
+#include <libiberty/demangle.h>
 #include "sym_ids.h"
 
 static const char *const default_excluded[] = {
@@ -29,4 +31,14 @@ void sym_id_flags(Sym *s)
   s->prop_fract = ex ? 0.0 : 1.0;
 }
 
-const char *sym_print_name(const Sym *s) { return s->name; }
+/* The name as printed: demangled unless --no-demangle, computed once. */
+const char *sym_print_name(const Sym *s)
+{
+  Sym *m = (Sym *)s;
+  if (m->is_cycle || !opt.demangle) return s->name;
+  if (!m->dname) {
+    char *d = cplus_demangle(s->name, DMGL_PARAMS | DMGL_ANSI);
+    m->dname = d ? d : s->name;
+  }
+  return m->dname;
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Regenerates the test fixtures in tests/cases: builds tests/progs with -pg,
+# runs them under the system's profiling runtime (glibc), derives edited and
+# broken profile files, and records what GNU gprof 2.40 prints for each
+# option set in tests/optsets.  A development step: `make check` only reads
+# what this leaves behind.
+set -e
+cd "$(dirname "$0")"
+[ -x /usr/bin/gprof ] || { echo "gen.sh needs GNU gprof in /usr/bin" >&2; exit 1; }
+ed="python3 tools/gmonedit.py"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+rm -rf cases; mkdir cases
+
+prog() { # name compiler flags source args
+  name=$1 cc=$2 flags=$3 src=$4; shift 4
+  d=cases/$name; mkdir -p $d
+  (cd progs && $cc $flags -pg $src -o "$tmp/bin")
+  cp "$tmp/bin" $d/bin
+  (cd "$tmp" && rm -f gmon.out && ./bin "$@" >/dev/null && mv gmon.out "$OLDPWD/$d/gmon.out")
+  echo gmon.out > $d/files
+}
+derive() { # name from files...
+  name=$1 from=$2; shift 2
+  d=cases/$name; mkdir -p $d
+  cp cases/$from/bin $d/bin
+  echo "$*" > $d/files
+}
+
+prog cycles      gcc "-O0 -g"          cycles.c
+prog cycles_O2   gcc "-O2 -g -no-pie"  cycles.c 2000
+prog cycles_nog  gcc "-O1"             cycles.c 1500
+prog cycles_m32  gcc "-O0 -g -m32"     cycles.c 2000
+prog cycles_static gcc "-O1 -g -static" cycles.c 2000
+prog names       g++ "-O0 -g"          names.cc
+
+derive twofiles cycles gmon.a gmon.b
+(cd "$tmp" && cp "$OLDPWD/cases/cycles/bin" . && ./bin 700 >/dev/null && mv gmon.out "$OLDPWD/cases/twofiles/gmon.a" \
+   && ./bin 1900 >/dev/null && mv gmon.out "$OLDPWD/cases/twofiles/gmon.b")
+for f in bsd 4.4bsd; do
+  derive bsd_$f cycles gmon.data
+  $ed bsd cases/cycles/gmon.out cases/bsd_$f/gmon.data $f
+done
+derive histonly cycles gmon.h;  $ed keep cases/cycles/gmon.out cases/histonly/gmon.h h
+derive arcsonly cycles gmon.a;  $ed keep cases/cycles/gmon.out cases/arcsonly/gmon.a a
+derive headeronly cycles gmon.e; $ed keep cases/cycles/gmon.out cases/headeronly/gmon.e x
+derive bad_short cycles gmon.bad; $ed trunc cases/cycles/gmon.out cases/bad_short/gmon.bad 12
+derive bad_eof cycles gmon.bad;   $ed trunc cases/cycles/gmon.out cases/bad_eof/gmon.bad 33
+derive bad_bins cycles gmon.bad;  $ed trunc cases/cycles/gmon.out cases/bad_bins/gmon.bad 400
+derive bad_tag cycles gmon.bad;   $ed tag cases/cycles/gmon.out cases/bad_tag/gmon.bad 9
+derive bad_version cycles gmon.bad; $ed version cases/cycles/gmon.out cases/bad_version/gmon.bad 7
+derive bad_scale cycles gmon.out gmon.half
+cp cases/cycles/gmon.out cases/bad_scale/; $ed rescale cases/cycles/gmon.out cases/bad_scale/gmon.half
+derive bad_notobj cycles gmon.out; cp cases/cycles/gmon.out cases/bad_notobj/; cp progs/cycles.c cases/bad_notobj/bin
+derive bad_missing cycles gmon.none
+
+sh ./expect.sh
