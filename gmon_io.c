@@ -71,6 +71,14 @@ static unsigned char *slurp(const char *filename, size_t *len)
   return buf;
 }
 
+static int nrec_hist, nrec_arcs, nrec_bb, file_version;
+
+/* GNU's gmon.sum header carries, in its spare bytes, the high pc (8 bytes)
+   and count (4 bytes) of the last histogram header it read, little-endian
+   whatever the target: reproduced so the files compare equal. */
+static vma_t last_hist_highpc;
+static uint32_t last_hist_ncnt;
+
 static void read_hist_rec(const char *filename, GmonBuf *b)
 {
   vma_t lo, hi;
@@ -78,6 +86,8 @@ static void read_hist_rec(const char *filename, GmonBuf *b)
   if (!gmon_get_addr(b, &lo) || !gmon_get_addr(b, &hi) || !gmon_get_u32(b, &n)
       || !gmon_get_u32(b, &rate) || b->end - b->p < HIST_DIMEN_LEN + 1)
     fatal("%s: %s: unexpected end of file\n", opt.whoami, filename);
+  last_hist_highpc = hi;
+  last_hist_ncnt = n;
   char dimen[HIST_DIMEN_LEN + 1];
   memcpy(dimen, b->p, HIST_DIMEN_LEN);
   dimen[HIST_DIMEN_LEN] = 0;
@@ -103,9 +113,15 @@ static void read_arc_rec(const char *filename, GmonBuf *b)
   cg_read_arc(from, self, count);
 }
 
+
 static void read_bb_rec(const char *filename, GmonBuf *b)
 {
+  static int warned;
   uint32_t n;
+  if (!warned && !opt.line) {
+    warned = 1;
+    warn_msg("%s: warning: ignoring basic-block exec counts (use -l or --line)\n", opt.whoami);
+  }
   if (!gmon_get_u32(b, &n))
     fatal("%s: %s: unexpected end of file\n", opt.whoami, filename);
   for (uint32_t i = 0; i < n; i++) {
@@ -123,14 +139,17 @@ static void read_gnu(const char *filename, GmonBuf *b)
   b->p += 4;
   gmon_get_u32(b, &version);
   b->p += 12;
+  file_version = (int)version;
   if (version != GMON_VERSION)
     fatal("%s: file `%s' has unsupported version %u\n", opt.whoami, filename, version);
   while (b->p < b->end) {
     int tag = *b->p++;
     switch (tag) {
-    case GMON_TAG_TIME_HIST: read_hist_rec(filename, b); opt.have_hist = 1; break;
-    case GMON_TAG_CG_ARC: read_arc_rec(filename, b); opt.have_arcs = 1; break;
-    case GMON_TAG_BB_COUNT: read_bb_rec(filename, b); break;
+    case GMON_TAG_TIME_HIST:
+      read_hist_rec(filename, b); opt.have_hist = 1; nrec_hist++; break;
+    case GMON_TAG_CG_ARC:
+      read_arc_rec(filename, b); opt.have_arcs = 1; nrec_arcs++; break;
+    case GMON_TAG_BB_COUNT: read_bb_rec(filename, b); nrec_bb++; break;
     default:
       fatal("%s: %s: found bad tag %d (file corrupted?)\n", opt.whoami, filename, tag);
     }
@@ -148,6 +167,8 @@ static void read_bsd(const char *filename, GmonBuf *b, int force44)
   if (!gmon_get_addr(b, &lo) || !gmon_get_addr(b, &hi) || !gmon_get_u32(b, &ncnt))
     fatal("%s: file too short to be a gmon file\n", filename);
   size_t hdr = old_hdr;
+  last_hist_highpc = hi;
+  last_hist_ncnt = ncnt;
   if (b->end - b->p >= 8) {
     GmonBuf t = *b;
     gmon_get_u32(&t, &version);
@@ -172,7 +193,9 @@ static void read_bsd(const char *filename, GmonBuf *b, int force44)
   hist_add(filename, lo, hi, nbins, rate ? rate : 100, "seconds", 's', bins);
   free(bins);
   opt.have_hist = 1;
+  nrec_hist++;
   while ((size_t)(b->end - b->p) >= 3 * (size_t)as) {
+    nrec_arcs++;
     vma_t from, self, count;
     gmon_get_addr(b, &from);
     gmon_get_addr(b, &self);
@@ -182,9 +205,15 @@ static void read_bsd(const char *filename, GmonBuf *b, int force44)
   }
 }
 
+static const char *plural(int n, const char *one, const char *many)
+{
+  return n == 1 ? one : many;
+}
+
 void gmon_out_read(const char *filename)
 {
   size_t len;
+  nrec_hist = nrec_arcs = nrec_bb = file_version = 0;
   unsigned char *data = slurp(filename, &len);
   GmonBuf b = { data, data + len };
   int magic = len >= 4 && !memcmp(data, GMON_MAGIC, 4);
@@ -201,6 +230,12 @@ void gmon_out_read(const char *filename)
     read_bsd(filename, &b, opt.file_format == FF_44BSD);
   }
   free(data);
+  if (opt.want_info) {
+    printf("File `%s' (version %d) contains:\n", filename, file_version);
+    printf("\t%d %s\n", nrec_hist, plural(nrec_hist, "histogram record", "histogram records"));
+    printf("\t%d %s\n", nrec_arcs, plural(nrec_arcs, "call-graph record", "call-graph records"));
+    printf("\t%d %s\n", nrec_bb, plural(nrec_bb, "basic-block count record", "basic-block count records"));
+  }
 }
 
 void gmon_out_write(const char *filename)
@@ -213,7 +248,10 @@ void gmon_out_write(const char *filename)
   }
   fwrite(GMON_MAGIC, 1, 4, f);
   gmon_put_u32(f, GMON_VERSION);
-  fwrite("\0\0\0\0\0\0\0\0\0\0\0\0", 1, 12, f);
+  unsigned char spare[12];
+  for (int i = 0; i < 8; i++) spare[i] = (unsigned char)(last_hist_highpc >> (8 * i));
+  for (int i = 0; i < 4; i++) spare[8 + i] = (unsigned char)(last_hist_ncnt >> (8 * i));
+  fwrite(spare, 1, sizeof spare, f);
   for (size_t i = 0; i < hist_nrecs; i++) {
     Hist *h = &hist_recs[i];
     fputc(GMON_TAG_TIME_HIST, f);
@@ -223,7 +261,7 @@ void gmon_out_write(const char *filename)
     gmon_put_u32(f, (uint32_t)hist_hz);
     char dim[HIST_DIMEN_LEN];
     memset(dim, 0, sizeof dim);
-    strncpy(dim, hist_dimen, HIST_DIMEN_LEN);
+    memcpy(dim, hist_dimen, strnlen(hist_dimen, HIST_DIMEN_LEN));
     fwrite(dim, 1, HIST_DIMEN_LEN, f);
     fputc(hist_dimen_abbrev, f);
     for (uint32_t k = 0; k < h->nbins; k++) put_n(f, h->bins[k] & 0xffff, 2);

@@ -96,7 +96,6 @@ static void help(void)
   exit(0);
 }
 
-static void file_info(int nfiles, char **files);
 
 int main(int argc, char **argv)
 {
@@ -155,8 +154,8 @@ int main(int argc, char **argv)
   char *deflt[] = { (char *)"gmon.out" };
   char **files = nfiles ? argv + optind : deflt;
   if (!nfiles) nfiles = 1;
-  if (opt.want_info) { file_info(nfiles, files); return 0; }
   for (int i = 0; i < nfiles; i++) gmon_out_read(files[i]);
+  if (opt.want_info) return 0;
 
   if (opt.want_sum) gmon_out_write("gmon.sum");
 
@@ -186,9 +185,4 @@ int main(int argc, char **argv)
     cg_print_index(order, ncg);
   }
   return 0;
-}
-
-static void file_info(int nfiles, char **files)
-{
-  (void)nfiles; (void)files;
 }

@@ -67,7 +67,7 @@ typedef struct {
   int brief, zeros, no_static, ignore_non_func, traditional;
   int want_flat, want_graph, want_info, want_sum, want_exec, want_func_order;
   int explicit_flat, explicit_graph;
-  int print_path, inline_names, demangle;
+  int print_path, inline_names, demangle, line;
   int width;
   int file_format;              /* FF_AUTO ... */
   int debug;
