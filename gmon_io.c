@@ -118,7 +118,7 @@ static void read_bb_rec(const char *filename, GmonBuf *b)
 {
   static int warned;
   uint32_t n;
-  if (!warned && !opt.line) {
+  if (!warned && !opt.line && !opt.want_sum) {
     warned = 1;
     warn_msg("%s: warning: ignoring basic-block exec counts (use -l or --line)\n", opt.whoami);
   }

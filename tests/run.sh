@@ -13,6 +13,8 @@ ln -s "$GPROF" "$out/bin/gprof"
 pass=0; fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+
 gaps=0
 known() { grep -qxF "$1 $2" known-gaps; }
 
@@ -29,7 +31,9 @@ for d in cases/*/; do
     cmp -s $e.out "$out/$c.$k.out" || why="$why stdout"
     cmp -s $e.err "$out/$c.$k.err" || why="$why stderr"
     cmp -s $e.rc "$out/$c.$k.rc" || why="$why exit"
-    if [ -z "$why" ]; then ok; else bad "$c [$o]:$why"; fi
+    if known "$c" "$o"; then
+      gaps=$((gaps + 1)); echo "KNOWN-GAP $c [$o]:${why:- now matches, remove it from known-gaps}"
+    elif [ -z "$why" ]; then ok; else bad "$c [$o]:$why"; fi
   done < optsets
 done
 
