@@ -48,7 +48,7 @@ static vma_t line_start(Sym *s, vma_t addr)
 {
   const char *f0, *f;
   int l0, l;
-  if (!core_src_info(addr, &f0, &l0)) return s->addr;
+  if (!core_has_line_info() || !core_src_info(addr, &f0, &l0)) return s->addr;
   vma_t a = addr;
   while (a > s->addr) {
     if (!core_src_info(a - 1, &f, &l) || l != l0 || strcmp(f, f0)) break;

@@ -6,6 +6,7 @@
 #include "hist.h"
 #include "symtab.h"
 #include "sym_ids.h"
+#include "source.h"
 
 static double print_time;        /* samples credited to any symbol */
 
@@ -285,8 +286,8 @@ static void index_name(const Sym *s, char *buf, size_t len)
 {
   if (s->is_cycle)
     snprintf(buf, len, "<cycle %d>", s->cycle_num);
-  else if (s->is_static && s->file)
-    snprintf(buf, len, "%s (%s)", sym_print_name(s), s->file);
+  else if (s->is_static && src_sym_file(s))
+    snprintf(buf, len, "%s (%s)", sym_print_name(s), src_sym_file(s));
   else
     snprintf(buf, len, "%s", sym_print_name(s));
 }

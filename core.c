@@ -58,6 +58,16 @@ void core_init(const char *filename)
     fatal("%s: file `%s' has no symbols\n", opt.whoami, filename);
 }
 
+int core_has_line_info(void)
+{
+  static int known = -1;
+  if (known < 0)
+    known = bfd_get_section_by_name(core_bfd, ".debug_line") != NULL
+         || bfd_get_section_by_name(core_bfd, ".debug_info") != NULL
+         || bfd_get_section_by_name(core_bfd, ".stab") != NULL;
+  return known;
+}
+
 int core_src_info(vma_t addr, const char **file, int *line)
 {
   const char *fname = NULL, *func = NULL;

@@ -57,12 +57,6 @@ static int static_name_ok(const char *n)
   return 1;
 }
 
-static const char *base_name(const char *p)
-{
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 void core_create_function_syms(void)
 {
   char lead = bfd_get_symbol_leading_char(core_bfd);
@@ -91,14 +85,5 @@ void core_create_function_syms(void)
     Sym *last = &symtab.base[symtab.len - 1];
     vma_t tend = bfd_section_vma(core_text_sect) + bfd_section_size(core_text_sect);
     if (tend > last->addr) last->end_addr = tend - 1;
-  }
-  for (size_t k = 0; k < symtab.len; k++) {
-    Sym *s = &symtab.base[k];
-    const char *f;
-    int line;
-    if (core_src_info(s->addr, &f, &line)) {
-      s->file = opt.print_path ? f : base_name(f);
-      s->line = line;
-    }
   }
 }

@@ -32,9 +32,9 @@ struct Sym {
   vma_t addr, end_addr;
   const char *name;             /* linkage name (leading char stripped) */
   const char *dname;            /* demangled name, filled on first use */
-  const char *file;             /* source file (basename), or NULL */
+  const char *file;             /* source file: use src_sym_file() */
   int line;
-  unsigned is_func : 1, is_static : 1, is_cycle : 1, mapped : 1;
+  unsigned is_func : 1, is_static : 1, is_cycle : 1, mapped : 1, file_done : 1;
   double hist_time;             /* samples credited by the histogram */
   uint64_t ncalls;              /* calls from other functions */
   uint64_t self_calls;          /* calls from itself */

@@ -1,2 +1,29 @@
-/* source.c -- source file names (annotated listings come later). */
-#include "gprof.h"
+/* source.c -- source file names of symbols.
+ * Looking a position up costs a search of the debug information, and
+ * without any a scan of the whole symbol table, so it is done only for the
+ * symbols whose file is printed, and not at all for objects without line
+ * information. */
+#include <string.h>
+#include "source.h"
+#include "core.h"
+
+static const char *base_name(const char *p)
+{
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+const char *src_sym_file(const Sym *cs)
+{
+  Sym *s = (Sym *)cs;
+  if (!s->file_done) {
+    const char *f;
+    int line;
+    s->file_done = 1;
+    if (!s->is_cycle && core_has_line_info() && core_src_info(s->addr, &f, &line)) {
+      s->file = opt.print_path ? f : base_name(f);
+      s->line = line;
+    }
+  }
+  return s->file;
+}

@@ -1,0 +1,8 @@
+/* source.h -- source positions of symbols, looked up on demand. */
+#ifndef SOURCE_H
+#define SOURCE_H
+#include "gprof.h"
+/* The source file of S (basename, or the full path with -L), or NULL when
+   the object has no line information for it. */
+const char *src_sym_file(const Sym *s);
+#endif
