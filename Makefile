@@ -32,12 +32,20 @@ install: gprof
 	cp gprof $(DESTDIR)$(bindir)/gprof
 	cp doc/gprof.1 $(DESTDIR)$(mandir)/man1/gprof.1
 
+# The suite again, with the analyzer built under AddressSanitizer and UBSan.
+check-asan:
+	rm -rf asan && mkdir asan
+	for f in $(OBJS:.o=.c); do $(CC) $(CPPFLAGS) $(CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -c $$f -o asan/$${f%.c}.o || exit 1; done
+	$(CC) -fsanitize=address,undefined -o asan/gprof asan/*.o $(LIBS)
+	GPROF=$$(pwd)/asan/gprof ASAN_OPTIONS=detect_leaks=0 sh tests/run.sh
+
 clean:
 	rm -f gprof *.o
+	rm -rf asan
 	rm -rf tests/out
 
 distclean: clean
 	rm -f Makefile config.log config.status
 	rm -rf autom4te.cache
 
-.PHONY: all check demo install clean distclean
+.PHONY: all check check-asan demo install clean distclean

@@ -90,7 +90,7 @@ void cg_write_arcs(FILE *f)
   free(slot);
   nraw = n;
   for (i = 0; i < n; i++) raw[i].seq = i;
-  qsort(raw, n, sizeof *raw, cmp_raw);
+  if (n > 1) qsort(raw, n, sizeof *raw, cmp_raw);
   for (i = 0; i < n; i++) {
     fputc(GMON_TAG_CG_ARC, f);
     gmon_put_addr(f, raw[i].from);

@@ -97,7 +97,7 @@ static size_t collect(Arc *list, int parents)
     keys[n].pos = n;
     n++;
   }
-  qsort(keys, n, sizeof *keys, parents ? key_asc : key_desc);
+  if (n > 1) qsort(keys, n, sizeof *keys, parents ? key_asc : key_desc);
   return n;
 }
 
@@ -189,7 +189,7 @@ static void print_members(Sym *cyc)
     keys[n].pos = n;
     n++;
   }
-  qsort(keys, n, sizeof *keys, cmp_member);
+  if (n > 1) qsort(keys, n, sizeof *keys, cmp_member);
   for (size_t i = 0; i < n; i++) {
     Sym *m = (Sym *)(void *)keys[i].a;
     printf("%6s %5s %7.2f %7.2f %7llu", "", "", m->prop_self / hist_hz,
