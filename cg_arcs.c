@@ -106,6 +106,7 @@ static void cycle_link(void)
     Sym *cyc = &cycle_syms[c];
     for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
       for (Arc *a = m->parents; a; a = a->next_parent) {
+        if (a->parent == a->child) continue;   /* GNU leaves self calls out */
         if (a->parent->cycle_num == c) cyc->self_calls += a->count;
         else cyc->ncalls += a->count;
       }

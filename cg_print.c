@@ -154,7 +154,7 @@ static void print_primary(Sym *s)
   char idx[32];
   snprintf(idx, sizeof idx, "[%d]", s->index);
   double pct = print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / print_time : 0.0;
-  printf("%-6s %5.1f %7.2f %7.2f", idx, pct, s->prop_self / hist_hz, s->prop_child / hist_hz);
+  printf("%-6.6s %5.1f %7.2f %7.2f", idx, pct, s->prop_self / hist_hz, s->prop_child / hist_hz);
   if (s->ncalls + s->self_calls == 0)
     printf(" %7s %7s ", "", "");
   else if (s->self_calls)
@@ -172,8 +172,9 @@ static int cmp_member(const void *a, const void *b)
   double tp = p->prop_self + p->prop_child, tq = q->prop_self + q->prop_child;
   if (tp > tq) return -1;
   if (tp < tq) return 1;
-  if (p->ncalls > q->ncalls) return -1;
-  if (p->ncalls < q->ncalls) return 1;
+  uint64_t cp = p->ncalls + p->self_calls, cq = q->ncalls + q->self_calls;
+  if (cp > cq) return -1;
+  if (cp < cq) return 1;
   return x->pos < y->pos ? -1 : 1;
 }
 
@@ -293,7 +294,8 @@ static void index_name(const Sym *s, char *buf, size_t len)
 }
 
 /* Three columns filled top to bottom; a column's bracketed index ends six
-   places after the column's start, or one space after an overlong name. */
+   places after the column's start, or follows a single space when what
+   precedes it (an overlong name or index) leaves no room. */
 void cg_print_index(Sym **order, size_t n)
 {
   size_t k = 0, i;
@@ -323,7 +325,7 @@ void cg_print_index(Sym **order, size_t n)
       if ((long)len < target) {
         memset(line + len, ' ', (size_t)target - len);
         len = (size_t)target;
-      } else if (c > 0) {
+      } else {
         line[len++] = ' ';
       }
       len += (size_t)sprintf(line + len, "%s %s", idx, name);
