@@ -119,12 +119,53 @@ static int cmp_top(const void *a, const void *b)
   return (x->top_order > y->top_order) - (x->top_order < y->top_order);
 }
 
-/* Decides, parents before children, whether each symbol is printed and
-   what fraction of its time reaches its parents. */
+/* What a symbol (or, for a cycle member, its whole cycle) inherits from
+   its callers: printed if any caller is, and the share of its time that
+   reaches callers, weighted by the calls each caller made.  Callers inside
+   the same cycle do not count. */
+static void inherit_flags(Sym *child)
+{
+  if (!child->cycle_num) {
+    child->print_flag = 0;
+    child->prop_fract = 0.0;
+    for (Arc *a = child->parents; a; a = a->next_parent) {
+      Sym *p = a->parent;
+      if (p == child) continue;
+      child->print_flag |= p->print_flag;
+      if (child->ncalls)
+        child->prop_fract += p->prop_fract * ((double)a->count / (double)child->ncalls);
+    }
+    return;
+  }
+  Sym *cyc = child->cyc_head;
+  cyc->print_flag = 0;
+  cyc->prop_fract = 0.0;
+  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+    for (Arc *a = m->parents; a; a = a->next_parent) {
+      Sym *p = a->parent;
+      if (p->cycle_num == cyc->cycle_num) continue;
+      cyc->print_flag |= p->print_flag;
+      if (cyc->ncalls)
+        cyc->prop_fract += p->prop_fract * ((double)a->count / (double)cyc->ncalls);
+    }
+  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next) {
+    m->print_flag = cyc->print_flag;
+    m->prop_fract = cyc->prop_fract;
+  }
+}
+
+/* Parents before children: inherit, then let the symbol specifications
+   (and GNU's default exclusions) have the last word for each symbol. */
 static void propagate_flags(Sym **top, size_t n)
 {
+  Sym *old_head = NULL;
   for (size_t k = n; k-- > 0;) {
     Sym *s = top[k];
+    Sym *head = s->cycle_num ? s->cyc_head : s;
+    if (head != old_head) {
+      old_head = head;
+      inherit_flags(s);
+    }
     sym_id_flags(s);
   }
 }
@@ -205,11 +246,8 @@ Sym **cg_assemble(size_t *nout)
   }
   for (int c = 1; c <= num_cycles; c++) {
     Sym *cyc = &cycle_syms[c];
-    cyc->prop_fract = 1.0;
-    for (Sym *m = cyc->cyc_next; m; m = m->cyc_next) {
-      cyc->hist_time += m->hist_time;
-      cyc->prop_self += m->prop_self;
-    }
+    for (Sym *m = cyc->cyc_next; m; m = m->cyc_next) cyc->hist_time += m->hist_time;
+    cyc->prop_self = cyc->hist_time * cyc->prop_fract;
   }
   for (i = 0; i < n; i++) propagate_time(top[i]);
   free(top);

@@ -22,8 +22,8 @@ void print_notice(void)
 
 static int printed(const Sym *s)
 {
-  if (s->is_cycle) return 1;
   if (!s->print_flag) return 0;
+  if (s->is_cycle) return 1;
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
@@ -318,7 +318,7 @@ void cg_print_index(Sym **order, size_t n)
       size_t j = r + (size_t)c * rows;
       if (j >= k) break;
       index_name(v[j], name, sizeof name);
-      snprintf(idx, sizeof idx, "[%d]", v[j]->index);
+      snprintf(idx, sizeof idx, printed(v[j]) ? "[%d]" : "(%d)", v[j]->index);
       long target = (long)c * colw + 6 - (long)strlen(idx);
       size_t need = len + strlen(idx) + strlen(name) + (size_t)(target > 0 ? target : 0) + 8;
       if (need > cap) { cap = need * 2; line = xrealloc(line, cap); }

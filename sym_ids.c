@@ -24,11 +24,16 @@ int sym_id_arc_ok(const Sym *parent, const Sym *child)
   return 1;
 }
 
+/* The last word on a symbol's print flag and time fraction after it has
+   inherited them from its callers.  Only the default exclusions exist so
+   far: they are never printed and pass no time on. */
 void sym_id_flags(Sym *s)
 {
   int ex = default_excluded_sym(s);
-  s->print_flag = !ex;
-  s->prop_fract = ex ? 0.0 : 1.0;
+  if (!s->print_flag) s->print_flag = !ex;
+  else if (ex) s->print_flag = 0;
+  if (s->prop_fract == 0.0) { if (!ex) s->prop_fract = 1.0; }
+  else if (ex) s->prop_fract = 0.0;
 }
 
 /* The name as printed: demangled unless --no-demangle, computed once. */
