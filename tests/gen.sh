@@ -53,4 +53,10 @@ cp cases/cycles/gmon.out cases/bad_scale/; $ed rescale cases/cycles/gmon.out cas
 derive bad_notobj cycles gmon.out; cp cases/cycles/gmon.out cases/bad_notobj/; cp progs/cycles.c cases/bad_notobj/bin
 derive bad_missing cycles gmon.none
 
+# Synthetic graphs: many cycles, self arcs, ties, cycles nobody calls.
+for spec in "8 12 1" "8 12 3" "30 60 9" "300 2000 2"; do
+  set -- $spec
+  python3 tools/synth.py $1 $2 $3 cases/synth_$1_$3
+done
+
 sh ./expect.sh
