@@ -230,6 +230,7 @@ Sym **cg_assemble(size_t *nout)
     s->dfn_pos = 0;
     s->cycle_num = 0;
   }
+  cg_dfn_reset();
   for (i = 0; i < n; i++) cg_dfn(&symtab.base[i]);
   cycle_link();
 

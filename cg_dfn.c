@@ -22,6 +22,12 @@ static long *segs;               /* bottoms of the stack's segments */
 static long depth, nsegs, cap;
 static int dfn_counter;
 
+void cg_dfn_reset(void)
+{
+  depth = nsegs = 0;
+  dfn_counter = 0;
+}
+
 Sym *cg_dfn_head(Sym *s)
 {
   Sym *r = s;

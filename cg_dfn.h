@@ -6,6 +6,7 @@
 #ifndef CG_DFN_H
 #define CG_DFN_H
 #include "gprof.h"
+void cg_dfn_reset(void);          /* before numbering a new graph */
 void cg_dfn(Sym *root);
 Sym *cg_dfn_head(Sym *s);        /* the head of S's cycle (S if none) */
 #endif
