@@ -22,7 +22,7 @@ gprof: $(OBJS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $<
 
 check: gprof
-	sh tests/run.sh
+	BFDLIB="-lbfd-multiarch" sh tests/run.sh
 
 demo: gprof
 	sh tests/demo.sh
@@ -37,7 +37,7 @@ check-asan:
 	rm -rf asan && mkdir asan
 	for f in $(OBJS:.o=.c); do $(CC) $(CPPFLAGS) $(CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -c $$f -o asan/$${f%.c}.o || exit 1; done
 	$(CC) -fsanitize=address,undefined -o asan/gprof asan/*.o $(LIBS)
-	GPROF=$$(pwd)/asan/gprof ASAN_OPTIONS=detect_leaks=0 sh tests/run.sh
+	GPROF=$$(pwd)/asan/gprof BFDLIB="-lbfd-multiarch" ASAN_OPTIONS=detect_leaks=0 sh tests/run.sh
 
 clean:
 	rm -f gprof *.o

@@ -62,11 +62,12 @@ else
   echo "note: /usr/bin/gprof not installed; live comparisons skipped"
 fi
 
-# 3. Unit tests.
+# 3. Unit tests (they link the analyzer's objects; BFDLIB comes from make).
+BFDLIB=${BFDLIB:--lbfd}
 for u in unit/*.c; do
   [ -f "$u" ] || continue
   n=$(basename $u .c)
-  if ${CC:-cc} -std=gnu11 -O1 -g -I"$top" -o "$out/$n" $u $(sed -n 's/^\/\/ objs: //p' $u | sed "s|[^ ]*|$top/&|g") -lm 2> "$out/$n.cc.err" \
+  if ${CC:-cc} -std=gnu11 -O1 -g -I"$top" -o "$out/$n" $u $(sed -n 's/^\/\/ objs: //p' $u | sed "s|[^ ]*|$top/&|g") $(eval echo $(sed -n 's/^\/\/ libs: //p' $u)) -lm 2> "$out/$n.cc.err" \
      && "$out/$n" > "$out/$n.log" 2>&1; then ok; else bad "unit $n (see tests/out/$n.log)"; fi
 done
 

@@ -1,0 +1,170 @@
+/* Unit test: the profile-data readers (GNU format in both byte orders and
+   address widths, BSD and 4.4BSD) and their error exits.
+// objs: gmon_io.o hist.o call_graph.o cg_arcs.o cg_dfn.o cg_print.o basic_blocks.o symtab.o sym_ids.o source.o core.o corefile.o util.o
+// libs: $BFDLIB -liberty -lz
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "gprof.h"
+#include "symtab.h"
+#include "hist.h"
+#include "cg_arcs.h"
+#include "gmon_io.h"
+
+static int fails;
+#define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); fails++; } } while (0)
+
+static unsigned char buf[4096];
+static size_t blen;
+
+static void put(uint64_t v, int n, int be)
+{
+  for (int i = 0; i < n; i++)
+    buf[blen++] = (unsigned char)(v >> (8 * (be ? n - 1 - i : i)));
+}
+static void bytes(const char *s, size_t n) { memcpy(buf + blen, s, n); blen += n; }
+
+static const char *write_file(void)
+{
+  static char name[64];
+  snprintf(name, sizeof name, "/tmp/gprof-unit-%d.gmon", (int)getpid());
+  FILE *f = fopen(name, "wb");
+  fwrite(buf, 1, blen, f);
+  fclose(f);
+  return name;
+}
+
+/* three functions at 0x1000, 0x1010, 0x1020 */
+static void make_symtab(void)
+{
+  static const char *names[] = { "alpha", "beta", "gamma" };
+  symtab.base = calloc(3, sizeof(Sym));
+  symtab.len = 3;
+  for (int i = 0; i < 3; i++) {
+    sym_init(&symtab.base[i]);
+    symtab.base[i].name = names[i];
+    symtab.base[i].addr = 0x1000 + 0x10 * (vma_t)i;
+    symtab.base[i].end_addr = 0x1000 + 0x10 * (vma_t)i + 0xf;
+  }
+}
+
+static void reset(int as, int be)
+{
+  opt.addr_size = as;
+  opt.big_endian = be;
+  opt.have_hist = opt.have_arcs = opt.have_bb = 0;
+  hist_nrecs = 0;
+  hist_recs = NULL;
+  blen = 0;
+  for (size_t i = 0; i < symtab.len; i++) {
+    symtab.base[i].ncalls = symtab.base[i].self_calls = 0;
+    symtab.base[i].parents = symtab.base[i].children = NULL;
+  }
+}
+
+static void gnu_file(int as, int be)
+{
+  reset(as, be);
+  bytes("gmon", 4); put(1, 4, be); bytes("\0\0\0\0\0\0\0\0\0\0\0\0", 12);
+  buf[blen++] = 0;                                   /* histogram */
+  put(0x1000, as, be); put(0x1030, as, be); put(24, 4, be); put(100, 4, be);
+  bytes("seconds\0\0\0\0\0\0\0\0s", 16);
+  for (int i = 0; i < 24; i++) put(i == 3 ? 7 : 0, 2, be);
+  buf[blen++] = 1;                                   /* alpha -> beta x5 */
+  put(0x1004, as, be); put(0x1012, as, be); put(5, 4, be);
+  buf[blen++] = 1;                                   /* again x2 */
+  put(0x1008, as, be); put(0x1014, as, be); put(2, 4, be);
+  buf[blen++] = 1;                                   /* outside: ignored */
+  put(0x9000, as, be); put(0x1014, as, be); put(9, 4, be);
+}
+
+static void check_gnu(const char *what)
+{
+  /* the arc table outlives reset(): look at what this file added */
+  Arc *old = arc_lookup(&symtab.base[0], &symtab.base[1]);
+  uint64_t before = old ? old->count : 0;
+  int f0 = fails;
+  gmon_out_read(write_file());
+  CHECK(opt.have_hist && opt.have_arcs);
+  CHECK(hist_nrecs == 1 && hist_recs[0].nbins == 24 && hist_recs[0].bins[3] == 7);
+  CHECK(hist_recs[0].lowpc == 0x1000 && hist_recs[0].highpc == 0x1030);
+  Arc *a = arc_lookup(&symtab.base[0], &symtab.base[1]);
+  CHECK(a && a->count - before == 7);
+  CHECK(symtab.base[1].ncalls == 7);
+  if (fails != f0) printf("  (%s)\n", what);
+}
+
+/* Runs the reader in a child; returns its exit status and stderr text. */
+static int read_in_child(char *err, size_t errlen)
+{
+  const char *name = write_file();
+  int pfd[2];
+  if (pipe(pfd)) return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(pfd[1], 2);
+    close(pfd[0]);
+    gmon_out_read(name);
+    _exit(0);
+  }
+  close(pfd[1]);
+  ssize_t n = read(pfd[0], err, errlen - 1);
+  err[n > 0 ? n : 0] = 0;
+  close(pfd[0]);
+  int st;
+  waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void bsd_file(int as, int is44)
+{
+  reset(as, 0);
+  size_t hdr = 2 * (size_t)as + 4 + (is44 ? 20 : 0);
+  put(0x1000, as, 0); put(0x1030, as, 0); put(hdr + 48, 4, 0);
+  if (is44) { put(0x51879, 4, 0); put(1000, 4, 0); put(0, 4, 0); put(0, 4, 0); put(0, 4, 0); }
+  for (int i = 0; i < 24; i++) put(i == 17 ? 3 : 0, 2, 0);
+  put(0x1024, as, 0); put(0x1002, as, 0); put(4, as, 0);
+}
+
+int main(void)
+{
+  char err[512];
+  opt.whoami = "gprof";
+  make_symtab();
+  gnu_file(8, 0); check_gnu("64-bit little-endian");
+  gnu_file(8, 1); check_gnu("64-bit big-endian");
+  gnu_file(4, 0); check_gnu("32-bit little-endian");
+  gnu_file(4, 1); check_gnu("32-bit big-endian");
+
+  bsd_file(8, 0);
+  gmon_out_read(write_file());
+  CHECK(hist_nrecs == 1 && hist_recs[0].nbins == 24 && hist_recs[0].bins[17] == 3);
+  CHECK(hist_hz == 100);
+  CHECK(symtab.base[0].ncalls == 4);
+  bsd_file(8, 1);   /* 4.4BSD: the header's rate replaces the default */
+  gmon_out_read(write_file());
+  CHECK(hist_nrecs == 1 && hist_recs[0].bins[17] == 3 && symtab.base[0].ncalls == 4);
+  CHECK(hist_hz == 1000);
+
+  /* damaged files */
+  gnu_file(8, 0); blen = 10;
+  CHECK(read_in_child(err, sizeof err) == 1 && strstr(err, "file too short to be a gmon file"));
+  gnu_file(8, 0); blen = 30;
+  CHECK(read_in_child(err, sizeof err) == 1 && strstr(err, "unexpected end of file"));
+  gnu_file(8, 0); blen = 70;
+  CHECK(read_in_child(err, sizeof err) == 1 && strstr(err, "unexpected EOF after reading 4 of 24 samples"));
+  gnu_file(8, 0); buf[blen++] = 7;
+  CHECK(read_in_child(err, sizeof err) == 1 && strstr(err, "found bad tag 7 (file corrupted?)"));
+  gnu_file(8, 0); buf[4] = 2;
+  CHECK(read_in_child(err, sizeof err) == 1 && strstr(err, "has unsupported version 2"));
+  /* a BSD header claiming four gigabytes of bins: refused, not allocated */
+  bsd_file(8, 0); buf[16] = buf[17] = buf[18] = buf[19] = 0xff;
+  CHECK(read_in_child(err, sizeof err) == 1 && strstr(err, "unexpected EOF after reading"));
+
+  unlink(write_file());
+  printf("%s\n", fails ? "readers: FAILED" : "readers: all checks passed");
+  return fails != 0;
+}
