@@ -5,4 +5,7 @@
 #include "gprof.h"
 void bb_add(vma_t addr, vma_t count);
 void bb_write_blocks(FILE *f);
+/* The execution-count listing (-C): one line per called function (every
+   function with -z), in address order. */
+void bb_print_exec_counts(void);
 #endif

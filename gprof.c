@@ -9,6 +9,7 @@
 #include "hist.h"
 #include "cg_arcs.h"
 #include "cg_print.h"
+#include "basic_blocks.h"
 
 #define GPROF_VERSION "0.1"
 
@@ -116,6 +117,7 @@ int main(int argc, char **argv)
     case 'p': opt.want_flat = 1; opt.explicit_flat = 1; break;
     case 'q': opt.want_graph = 1; opt.explicit_graph = 1; break;
     case 's': opt.want_sum = 1; break;
+    case 'C': opt.want_exec = 1; break;
     case 'T': opt.traditional = 1; break;
     case 'z': opt.zeros = 1; break;
     case 'w': opt.width = atoi(optarg); break;
@@ -165,8 +167,13 @@ int main(int argc, char **argv)
   Sym **order = NULL;
   if (opt.have_arcs) order = cg_assemble(&ncg);
 
-  int flat = opt.want_flat, graph = opt.want_graph;
-  if (!flat && !graph && !opt.want_sum) flat = graph = 1;
+  int flat = opt.want_flat, graph = opt.want_graph, exec = opt.want_exec;
+  /* By default: the flat profile if there is a histogram, the call graph
+     if there are arcs, and with neither the execution counts. */
+  if (!flat && !graph && !exec && !opt.want_sum) {
+    flat = graph = 1;
+    if (!opt.have_hist && !opt.have_arcs) exec = 1;
+  }
   if (opt.want_sum && !opt.explicit_flat && !opt.explicit_graph) flat = graph = 0;
   if (flat && !opt.have_hist) {
     if (opt.explicit_flat)
@@ -178,11 +185,18 @@ int main(int argc, char **argv)
       fatal("%s: gmon.out file is missing call-graph data\n", opt.whoami);
     graph = 0;
   }
-  if (flat) hist_print();
+  /* sections are separated by form feeds */
+  int printed = 0;
+  if (flat) { hist_print(); printed = 1; }
   if (graph) {
-    if (flat) printf("\f\n");
+    if (printed) printf("\f\n");
     cg_print(order, ncg);
     cg_print_index(order, ncg);
+    printed = 1;
+  }
+  if (exec) {
+    if (printed) printf("\f\n");
+    bb_print_exec_counts();
   }
   return 0;
 }

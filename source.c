@@ -13,17 +13,31 @@ static const char *base_name(const char *p)
   return s ? s + 1 : p;
 }
 
-const char *src_sym_file(const Sym *cs)
+static void lookup(Sym *s)
+{
+  const char *f;
+  int line;
+  s->file_done = 1;
+  if (!s->is_cycle && core_has_line_info() && core_src_info(s->addr, &f, &line)) {
+    s->file = f;
+    s->line = line;
+  }
+}
+
+const char *src_sym_path(const Sym *cs)
 {
   Sym *s = (Sym *)cs;
-  if (!s->file_done) {
-    const char *f;
-    int line;
-    s->file_done = 1;
-    if (!s->is_cycle && core_has_line_info() && core_src_info(s->addr, &f, &line)) {
-      s->file = opt.print_path ? f : base_name(f);
-      s->line = line;
-    }
-  }
+  if (!s->file_done) lookup(s);
   return s->file;
+}
+
+int src_sym_line(const Sym *s)
+{
+  return src_sym_path(s) ? s->line : 0;
+}
+
+const char *src_sym_file(const Sym *s)
+{
+  const char *f = src_sym_path(s);
+  return f && !opt.print_path ? base_name(f) : f;
 }

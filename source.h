@@ -5,4 +5,6 @@
 /* The source file of S (basename, or the full path with -L), or NULL when
    the object has no line information for it. */
 const char *src_sym_file(const Sym *s);
+const char *src_sym_path(const Sym *s);  /* as the debug info names it */
+int src_sym_line(const Sym *s);          /* 0 when unknown */
 #endif
