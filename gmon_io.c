@@ -174,7 +174,9 @@ static void read_bsd(const char *filename, GmonBuf *b, int force44)
     gmon_get_u32(&t, &version);
     gmon_get_u32(&t, &rate);
   }
-  if (force44 || (opt.file_format != FF_BSD && version == GMONVERSION_44BSD)) {
+  if (force44 && version != GMONVERSION_44BSD)
+    fatal("%s: file `%s' has bad magic cookie\n", opt.whoami, filename);
+  if (version == GMONVERSION_44BSD) {
     if ((size_t)(b->end - start) < new_hdr)
       fatal("%s: file too short to be a gmon file\n", filename);
     hdr = new_hdr;
@@ -182,7 +184,9 @@ static void read_bsd(const char *filename, GmonBuf *b, int force44)
   } else {
     rate = 0;                   /* the old layout has none: use the default */
   }
-  uint32_t nbins = ncnt > hdr ? (uint32_t)((ncnt - hdr) / 2) : 0;
+  if (hi < lo || ncnt < hdr)
+    fatal("%s: file '%s' does not appear to be in gmon.out format\n", opt.whoami, filename);
+  uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
   size_t avail = (size_t)(b->end - b->p) / 2;
   if (avail < nbins)
     fatal("%s: unexpected EOF after reading %u/%u bins\n", opt.whoami,

@@ -53,15 +53,16 @@ static const struct option long_opts[] = {
   { 0, 0, 0, 0 }
 };
 
+/* The synopsis GNU prints after an option error (exit 1). */
 static void usage(FILE *f, int status)
 {
   fprintf(f,
-    "Usage: %s [-[abcDhilLrsTvwxyz]] [-[ACeEfFJnNOpPqQRStZ][name]] [-I dirs]\n"
+    "Usage: %s [-[abcDhilLrsTvwxyz]] [-[ABCeEfFJnNOpPqQRStZ][name]] [-I dirs]\n"
     "\t[-d[num]] [-k from/to] [-m min-count] [-t table-length]\n"
     "\t[--[no-]annotated-source[=name]] [--[no-]exec-counts[=name]]\n"
     "\t[--[no-]flat-profile[=name]] [--[no-]graph[=name]]\n"
     "\t[--[no-]time=name] [--all-lines] [--brief] [--debug[=level]]\n"
-    "\t[--function-ordering] [--file-ordering map_file]\n"
+    "\t[--function-ordering] [--file-ordering] [--inline-file-names]\n"
     "\t[--directory-path=dirs] [--display-unused-functions]\n"
     "\t[--file-format=name] [--file-info] [--help] [--line] [--min-count=n]\n"
     "\t[--no-static] [--print-path] [--separate-files]\n"
@@ -70,8 +71,6 @@ static void usage(FILE *f, int status)
     "\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
     "\t[image-file] [profile-file...]\n",
     opt.whoami);
-  if (status == 0)
-    fprintf(f, "Report bugs to the maintainers of this gprof.\n");
   exit(status);
 }
 
@@ -127,10 +126,11 @@ int main(int argc, char **argv)
       else if (!strcmp(optarg, "4.4bsd")) opt.file_format = FF_44BSD;
       else if (!strcmp(optarg, "magic")) opt.file_format = FF_MAGIC;
       else if (!strcmp(optarg, "prof")) {
-        fprintf(stderr, "%s: profiling format `prof' is not supported yet\n", opt.whoami);
+        fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", opt.whoami);
         exit(1);
       } else {
-        fprintf(stderr, "%s: unknown file format %s\n", opt.whoami, optarg);
+        /* sic: GNU prints the argument first and the program name last */
+        fprintf(stderr, "%s: unknown file format %s\n", optarg, opt.whoami);
         exit(1);
       }
       break;

@@ -7,5 +7,5 @@ for d in cases/*/; do
   while IFS= read -r o; do
     k=$((k + 1))
     (cd $d && PATH=/usr/bin:$PATH gprof $o bin $(cat files) > expected/$k.out 2> expected/$k.err; echo $? > expected/$k.rc)
-  done < optsets
+  done < $(if [ -f $d/optsets ]; then echo $d/optsets; else echo optsets; fi)
 done

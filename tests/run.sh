@@ -17,6 +17,7 @@ bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 gaps=0
 known() { grep -qxF "$1 $2" known-gaps; }
+optfile() { if [ -f $1/optsets ]; then echo $1/optsets; else echo optsets; fi; }
 
 # 1. Committed expectations.
 for d in cases/*/; do
@@ -34,7 +35,7 @@ for d in cases/*/; do
     if known "$c" "$o"; then
       gaps=$((gaps + 1)); echo "KNOWN-GAP $c [$o]:${why:- now matches, remove it from known-gaps}"
     elif [ -z "$why" ]; then ok; else bad "$c [$o]:$why"; fi
-  done < optsets
+  done < $(optfile $d)
 done
 
 # 2. Live comparison with GNU gprof, when present.
@@ -62,7 +63,13 @@ else
   echo "note: /usr/bin/gprof not installed; live comparisons skipped"
 fi
 
-# 3. Unit tests (they link the analyzer's objects; BFDLIB comes from make).
+# 3. Our own banners: -v names this program honestly, -h lists options.
+v=$(PATH="$out/bin:$PATH" gprof -v); rc=$?
+if [ $rc -eq 0 ] && echo "$v" | grep -q 'clean-room' && ! echo "$v" | grep -q 'GNU gprof (GNU Binutils'; then ok; else bad "gprof -v"; fi
+h=$(PATH="$out/bin:$PATH" gprof -h); rc=$?
+if [ $rc -eq 0 ] && echo "$h" | grep -q -- '--flat-profile' && echo "$h" | grep -q -- '--sum'; then ok; else bad "gprof -h"; fi
+
+# 4. Unit tests (they link the analyzer's objects; BFDLIB comes from make).
 BFDLIB=${BFDLIB:--lbfd}
 for u in unit/*.c; do
   [ -f "$u" ] || continue
