@@ -102,6 +102,9 @@ int main(int argc, char **argv)
   const char *a_out = "a.out";
   int c;
   opt.whoami = argv[0];
+  /* reports run to tens of megabytes: write them in large blocks */
+  static char outbuf[1 << 16];
+  setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
   opt.demangle = 1;
   opt.width = 80;
   while ((c = getopt_long(argc, argv,
