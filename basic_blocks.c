@@ -57,6 +57,7 @@ void bb_print_exec_counts(void)
   for (size_t i = 0; i < n; i++) {
     Sym *s = v[i];
     if (!opt.zeros && s->ncalls == 0) continue;
+    if (!sym_id_in_exec(s)) continue;   /* -m applies to line counts only */
     const char *f = src_sym_path(s);
     printf("%s:%d: (%s:0x%llx) %llu executions\n", f ? f : "<unknown>", src_sym_line(s),
            s->name, (unsigned long long)s->addr, (unsigned long long)s->ncalls);

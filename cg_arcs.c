@@ -192,8 +192,9 @@ static void propagate_time(Sym *parent)
     parent->prop_child += prop_share;
     a->time *= parent->prop_fract;
     a->child_time *= parent->prop_fract;
+    /* a cycle collects only what its members pass on (GNU) */
     if (parent->cycle_num) {
-      parent->cyc_head->child_time += share;
+      parent->cyc_head->child_time += prop_share;
       parent->cyc_head->prop_child += prop_share;
     }
   }

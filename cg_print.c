@@ -35,7 +35,7 @@ static void print_name(const Sym *s)
   }
   printf("%s", sym_print_name(s));
   if (s->cycle_num) printf(" <cycle %d>", s->cycle_num);
-  if (s->index) printf(" [%d]", s->index);
+  if (s->index) printf(s->print_flag ? " [%d]" : " (%d)", s->index);
 }
 
 /* Arc order within an entry: self arcs, then arcs within a cycle (by
@@ -135,7 +135,6 @@ static void print_children(Sym *parent)
   for (size_t i = 0; i < n; i++) {
     Arc *a = keys[i].a;
     Sym *c = a->child;
-    if (!c->print_flag && !c->is_cycle) continue;
     if (c == parent || (c->cycle_num && c->cycle_num == parent->cycle_num)) {
       printf("%6s %5s %7s %7s %7llu %7s     ", "", "", "", "",
              (unsigned long long)a->count, "");
@@ -318,7 +317,7 @@ void cg_print_index(Sym **order, size_t n)
       size_t j = r + (size_t)c * rows;
       if (j >= k) break;
       index_name(v[j], name, sizeof name);
-      snprintf(idx, sizeof idx, printed(v[j]) ? "[%d]" : "(%d)", v[j]->index);
+      snprintf(idx, sizeof idx, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
       long target = (long)c * colw + 6 - (long)strlen(idx);
       size_t need = len + strlen(idx) + strlen(name) + (size_t)(target > 0 ? target : 0) + 8;
       if (need > cap) { cap = need * 2; line = xrealloc(line, cap); }

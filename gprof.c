@@ -10,6 +10,8 @@
 #include "cg_arcs.h"
 #include "cg_print.h"
 #include "basic_blocks.h"
+#include "sym_ids.h"
+#include <libiberty/demangle.h>
 
 #define GPROF_VERSION "0.1"
 
@@ -101,6 +103,7 @@ int main(int argc, char **argv)
 {
   const char *a_out = "a.out";
   int c;
+  unsigned style = 0, user = 0;     /* requested outputs, outputs named */
   opt.whoami = argv[0];
   /* reports run to tens of megabytes: write them in large blocks */
   static char outbuf[1 << 16];
@@ -112,17 +115,74 @@ int main(int argc, char **argv)
              long_opts, NULL)) != -1) {
     switch (c) {
     case 'a': opt.no_static = 1; break;
+    case 'A':
+      if (optarg) sym_id_add(optarg, INCL_ANNO);
+      style |= STYLE_ANNO; user |= STYLE_ANNO;
+      break;
+    case 'J':
+      if (optarg) { sym_id_add(optarg, EXCL_ANNO); style |= STYLE_ANNO; }
+      else style &= ~STYLE_ANNO;
+      user |= STYLE_ANNO;
+      break;
     case 'b': opt.brief = 1; break;
+    case 'c': opt.static_cg = 1; break;
+    case 'd': opt.debug = optarg ? atoi(optarg) : ~0; break;
     case 'D': opt.ignore_non_func = 1; break;
+    case 'e': sym_id_add(optarg, EXCL_GRAPH); break;
+    case 'E': sym_id_add(optarg, EXCL_GRAPH); sym_id_add(optarg, EXCL_TIME); break;
+    case 'f': sym_id_add(optarg, INCL_GRAPH); break;
+    case 'F': sym_id_add(optarg, INCL_GRAPH); sym_id_add(optarg, INCL_TIME); break;
     case 'i': opt.want_info = 1; break;
+    case 'I': break;                     /* source directories: annotation */
+    case 'k': {
+      char *slash = strchr(optarg, '/');
+      if (!slash) usage(stderr, 1);
+      *slash = 0;
+      sym_id_add_arc(optarg, slash + 1);
+      break;
+    }
+    case 'l': opt.line = 1; break;
     case 'L': opt.print_path = 1; break;
-    case 'p': opt.want_flat = 1; opt.explicit_flat = 1; break;
-    case 'q': opt.want_graph = 1; opt.explicit_graph = 1; break;
-    case 's': opt.want_sum = 1; break;
-    case 'C': opt.want_exec = 1; break;
+    case 'm': opt.min_count = strtoul(optarg, NULL, 0); break;
+    case 'n': sym_id_add(optarg, INCL_TIME); break;
+    case 'N': sym_id_add(optarg, EXCL_TIME); break;
+    case 'p':
+      if (optarg) sym_id_add(optarg, INCL_FLAT);
+      style |= STYLE_FLAT; user |= STYLE_FLAT;
+      break;
+    case 'P':
+      if (optarg) { sym_id_add(optarg, EXCL_FLAT); style |= STYLE_FLAT; }
+      else style &= ~STYLE_FLAT;
+      user |= STYLE_FLAT;
+      break;
+    case 'q':
+      if (optarg) sym_id_add(optarg, INCL_GRAPH);
+      style |= STYLE_GRAPH; user |= STYLE_GRAPH;
+      break;
+    case 'Q':
+      if (optarg) { sym_id_add(optarg, EXCL_GRAPH); style |= STYLE_GRAPH; }
+      else style &= ~STYLE_GRAPH;
+      user |= STYLE_GRAPH;
+      break;
+    case 'C':
+      if (optarg) sym_id_add(optarg, INCL_EXEC);
+      style |= STYLE_EXEC; user |= STYLE_EXEC;
+      break;
+    case 'Z':
+      if (optarg) { sym_id_add(optarg, EXCL_EXEC); style |= STYLE_EXEC; }
+      else style &= ~STYLE_EXEC;
+      user |= STYLE_EXEC;
+      break;
+    case 'r': style |= STYLE_FUNC_ORDER; user |= STYLE_FUNC_ORDER; break;
+    case 'R': opt.map_file = optarg; style |= STYLE_FILE_ORDER; user |= STYLE_FILE_ORDER; break;
+    case 's': opt.want_sum = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
+    case 'S': opt.ext_symtab = optarg; break;
+    case 't': opt.table_length = atoi(optarg); break;
     case 'T': opt.traditional = 1; break;
-    case 'z': opt.zeros = 1; break;
     case 'w': opt.width = atoi(optarg); break;
+    case 'x': opt.all_lines = 1; break;
+    case 'y': opt.separate_files = 1; break;
+    case 'z': opt.zeros = 1; break;
     case 'O':
       if (!strcmp(optarg, "auto")) opt.file_format = FF_AUTO;
       else if (!strcmp(optarg, "bsd")) opt.file_format = FF_BSD;
@@ -142,10 +202,19 @@ int main(int argc, char **argv)
       printf("Reads and writes the data and reports of GNU gprof 2.40.\n");
       exit(0);
     case 'h': help(); break;
-    case 1000: case 1001: case 1002:
-      if (c == 1001) opt.demangle = 0;
-      if (c == 1002) opt.inline_names = 1;
+    case 1000:
+      opt.demangle = 1;
+      if (optarg) {
+        enum demangling_styles st = cplus_demangle_name_to_style(optarg);
+        if (st == unknown_demangling) {
+          fprintf(stderr, "%s: unknown demangling style `%s'\n", opt.whoami, optarg);
+          exit(1);
+        }
+        cplus_demangle_set_style(st);
+      }
       break;
+    case 1001: opt.demangle = 0; break;
+    case 1002: opt.inline_names = 1; break;
     case '?': usage(stderr, 1); break;
     default: break;
     }
@@ -154,6 +223,7 @@ int main(int argc, char **argv)
 
   core_init(a_out);
   core_create_function_syms();
+  sym_id_parse();
 
   int nfiles = argc - optind;
   char *deflt[] = { (char *)"gmon.out" };
@@ -162,7 +232,7 @@ int main(int argc, char **argv)
   for (int i = 0; i < nfiles; i++) gmon_out_read(files[i]);
   if (opt.want_info) return 0;
 
-  if (opt.want_sum) gmon_out_write("gmon.sum");
+  if (style & STYLE_SUM) gmon_out_write("gmon.sum");
 
   if (opt.have_hist) hist_assign_samples();
 
@@ -170,22 +240,23 @@ int main(int argc, char **argv)
   Sym **order = NULL;
   if (opt.have_arcs) order = cg_assemble(&ncg);
 
-  int flat = opt.want_flat, graph = opt.want_graph, exec = opt.want_exec;
-  /* By default: the flat profile if there is a histogram, the call graph
-     if there are arcs, and with neither the execution counts. */
-  if (!flat && !graph && !exec && !opt.want_sum) {
-    flat = graph = 1;
-    if (!opt.have_hist && !opt.have_arcs) exec = 1;
+  /* What to print: the outputs asked for or, when none was, the default
+     (flat profile and call graph) less any the user switched off; by
+     default a missing kind of data just drops its report, and with
+     neither histogram nor arcs the execution counts stand in. */
+  int explicit = style != 0;
+  if (!explicit) {
+    style = (STYLE_FLAT | STYLE_GRAPH) & ~user;
+    if (!opt.have_hist && !opt.have_arcs && !(user & STYLE_EXEC)) style |= STYLE_EXEC;
   }
-  if (opt.want_sum && !opt.explicit_flat && !opt.explicit_graph) flat = graph = 0;
+  int flat = (style & STYLE_FLAT) != 0, graph = (style & STYLE_GRAPH) != 0;
+  int exec = (style & STYLE_EXEC) != 0;
   if (flat && !opt.have_hist) {
-    if (opt.explicit_flat)
-      fatal("%s: gmon.out file is missing histogram\n", opt.whoami);
+    if (explicit) fatal("%s: gmon.out file is missing histogram\n", opt.whoami);
     flat = 0;
   }
   if (graph && !opt.have_arcs) {
-    if (opt.explicit_graph)
-      fatal("%s: gmon.out file is missing call-graph data\n", opt.whoami);
+    if (explicit) fatal("%s: gmon.out file is missing call-graph data\n", opt.whoami);
     graph = 0;
   }
   /* sections are separated by form feeds */

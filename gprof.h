@@ -43,6 +43,8 @@ struct Sym {
   int index;                    /* print index, 0 = none */
   int top_order;                /* depth-first number */
   int print_flag;
+  unsigned tables;              /* bit per sym_ids.h table */
+  unsigned arc_from : 1;        /* matches the left side of a -k */
   double child_time;            /* descendants' time, before fractions */
   double prop_fract, prop_self, prop_child;
   int cycle_num;                /* 0 = not in a cycle */
@@ -68,6 +70,9 @@ typedef struct {
   int want_flat, want_graph, want_info, want_sum, want_exec, want_func_order;
   int explicit_flat, explicit_graph;
   int print_path, inline_names, demangle, line;
+  int static_cg, all_lines, separate_files, table_length;
+  unsigned long min_count;
+  const char *map_file, *ext_symtab;
   int width;
   int file_format;              /* FF_AUTO ... */
   int debug;
@@ -81,6 +86,11 @@ typedef struct {
 } Options;
 
 enum { FF_AUTO, FF_BSD, FF_44BSD, FF_MAGIC, FF_PROF };
+
+enum {
+  STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_EXEC = 4, STYLE_ANNO = 8,
+  STYLE_FUNC_ORDER = 16, STYLE_FILE_ORDER = 32, STYLE_SUM = 64
+};
 
 extern Options opt;
 extern SymTab symtab;

@@ -1,39 +1,166 @@
-/* sym_ids.c -- symspec matching (default exclusions so far). */
+/* sym_ids.c -- symspecs: parsing, matching, and the include/exclude tests. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libiberty/demangle.h>
 #include "sym_ids.h"
+#include "source.h"
+#include "symtab.h"
+
+typedef struct Spec {
+  char *file, *func;            /* NULL when not given */
+  int line;                     /* 0 when not given */
+  int table;
+  struct Spec *right;           /* -k: the callee side */
+  struct Spec *next;
+} Spec;
+
+static Spec *specs, **specs_tail = &specs;
+static int table_used[NUM_TABLES];
 
 static const char *const default_excluded[] = {
   "_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal",
   "__mcleanup", "<locore>", "<hicore>", NULL
 };
 
-static int default_excluded_sym(const Sym *s)
+static int all_digits(const char *s)
+{
+  if (!*s) return 0;
+  for (; *s; s++)
+    if (!isdigit((unsigned char)*s)) return 0;
+  return 1;
+}
+
+/* file.c | func | 123 | [file]:(func|123) -- a dot means a file name. */
+static Spec *parse(const char *text, int table)
+{
+  Spec *sp = xcalloc(1, sizeof *sp);
+  char *s = xstrdup(text), *colon = strchr(s, ':');
+  sp->table = table;
+  if (colon) {
+    *colon = 0;
+    if (*s) sp->file = s;
+    const char *rest = colon + 1;
+    if (all_digits(rest)) sp->line = atoi(rest);
+    else if (*rest) sp->func = xstrdup(rest);
+  } else if (strchr(s, '.')) {
+    sp->file = s;
+  } else if (all_digits(s)) {
+    sp->line = atoi(s);
+  } else {
+    sp->func = s;
+  }
+  return sp;
+}
+
+void sym_id_add(const char *spec, int table)
+{
+  Spec *sp = parse(spec, table);
+  *specs_tail = sp;
+  specs_tail = &sp->next;
+}
+
+void sym_id_add_arc(const char *from, const char *to)
+{
+  Spec *sp = parse(from, EXCL_ARCS);
+  sp->right = parse(to, EXCL_ARCS);
+  *specs_tail = sp;
+  specs_tail = &sp->next;
+}
+
+static int file_matches(const Sym *s, const char *file)
+{
+  const char *path = src_sym_path(s);
+  if (!path) return 0;
+  if (!strcmp(path, file)) return 1;
+  const char *b = strrchr(path, '/');
+  return b && !strcmp(b + 1, file);
+}
+
+static int matches(const Sym *s, const Spec *sp)
+{
+  if (s->is_cycle) return 0;
+  if (sp->func && strcmp(s->name, sp->func) && strcmp(sym_print_name(s), sp->func))
+    return 0;
+  if (sp->file && !file_matches(s, sp->file)) return 0;
+  if (sp->line && src_sym_line(s) != sp->line) return 0;
+  return 1;
+}
+
+static int is_default_excluded(const Sym *s)
 {
   for (int i = 0; default_excluded[i]; i++)
     if (!strcmp(s->name, default_excluded[i])) return 1;
   return 0;
 }
 
-int sym_id_in_flat(const Sym *s) { (void)s; return 1; }
+void sym_id_parse(void)
+{
+  for (size_t i = 0; i < symtab.len; i++) {
+    Sym *s = &symtab.base[i];
+    s->tables = 0;
+    if (is_default_excluded(s))
+      s->tables |= (1u << EXCL_TIME) | (1u << EXCL_GRAPH);
+    for (Spec *sp = specs; sp; sp = sp->next) {
+      if (sp->table == EXCL_ARCS && sp->right) {
+        if (matches(s, sp)) s->arc_from = 1;
+        continue;
+      }
+      if (matches(s, sp)) s->tables |= 1u << sp->table;
+    }
+    for (int t = 0; t < NUM_TABLES; t++)
+      if (s->tables & (1u << t)) table_used[t] = 1;
+  }
+}
 
+int sym_id_table_used(int table) { return table_used[table]; }
+
+int sym_id_in(const Sym *s, int table)
+{
+  return (s->tables >> table) & 1;
+}
+
+int sym_id_in_flat(const Sym *s)
+{
+  if (table_used[INCL_FLAT] && !sym_id_in(s, INCL_FLAT)) return 0;
+  return !sym_id_in(s, EXCL_FLAT);
+}
+
+int sym_id_in_exec(const Sym *s)
+{
+  if (table_used[INCL_EXEC] && !sym_id_in(s, INCL_EXEC)) return 0;
+  return !sym_id_in(s, EXCL_EXEC);
+}
+
+/* -k from/to deletes arcs from a symbol matching FROM to one matching TO. */
 int sym_id_arc_ok(const Sym *parent, const Sym *child)
 {
-  (void)parent; (void)child;
+  if (!parent->arc_from) return 1;
+  for (Spec *sp = specs; sp; sp = sp->next)
+    if (sp->right && matches(parent, sp) && matches(child, sp->right)) return 0;
   return 1;
 }
 
-/* The last word on a symbol's print flag and time fraction after it has
-   inherited them from its callers.  Only the default exclusions exist so
-   far: they are never printed and pass no time on. */
+/* After a symbol inherits its print flag and time fraction from its
+   callers: an unprinted symbol is printed if it is named by the graph
+   includes (or there are none and it is not excluded); a printed one is
+   not if it is excluded; likewise for time with the time tables. */
 void sym_id_flags(Sym *s)
 {
-  int ex = default_excluded_sym(s);
-  if (!s->print_flag) s->print_flag = !ex;
-  else if (ex) s->print_flag = 0;
-  if (s->prop_fract == 0.0) { if (!ex) s->prop_fract = 1.0; }
-  else if (ex) s->prop_fract = 0.0;
+  if (!s->print_flag) {
+    if (sym_id_in(s, INCL_GRAPH)
+        || (!table_used[INCL_GRAPH] && !sym_id_in(s, EXCL_GRAPH)))
+      s->print_flag = 1;
+  } else if (sym_id_in(s, EXCL_GRAPH)) {
+    s->print_flag = 0;
+  }
+  if (s->prop_fract == 0.0) {
+    if (sym_id_in(s, INCL_TIME)
+        || (!table_used[INCL_TIME] && !sym_id_in(s, EXCL_TIME)))
+      s->prop_fract = 1.0;
+  } else if (sym_id_in(s, EXCL_TIME)) {
+    s->prop_fract = 0.0;
+  }
 }
 
 /* The name as printed: demangled unless --no-demangle, computed once. */
