@@ -180,7 +180,7 @@ void hist_print(void)
   for (i = 0; i < n; i++) {
     Sym *s = v[i];
     if (!s->ncalls) continue;
-    double t = (s->hist_time + s->child_time) / hz / (double)s->ncalls;
+    double t = (s->hist_time + s->prop_child) / hz / (double)s->ncalls;
     if (s->hist_time / hz / (double)s->ncalls > t) t = s->hist_time / hz / (double)s->ncalls;
     if (t > top) top = t;
   }
@@ -206,7 +206,7 @@ void hist_print(void)
     if (s->ncalls)
       printf(" %8llu %8.2f %8.2f  ", (unsigned long long)s->ncalls,
              s->hist_time / hz / (double)s->ncalls * scale,
-             (s->hist_time + s->child_time) / hz / (double)s->ncalls * scale);
+             (s->hist_time + s->prop_child) / hz / (double)s->ncalls * scale);
     else
       printf(" %8s %8s %8s  ", "", "", "");
     printf("%s\n", sym_print_name(s));
