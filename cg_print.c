@@ -33,7 +33,7 @@ static void print_name(const Sym *s)
     printf("<cycle %d as a whole> [%d]", s->cycle_num, s->index);
     return;
   }
-  printf("%s", sym_print_name(s));
+  printf("%s", sym_label(s));
   if (s->cycle_num) printf(" <cycle %d>", s->cycle_num);
   if (s->index) printf(s->print_flag ? " [%d]" : " (%d)", s->index);
 }
@@ -287,9 +287,9 @@ static void index_name(const Sym *s, char *buf, size_t len)
   if (s->is_cycle)
     snprintf(buf, len, "<cycle %d>", s->cycle_num);
   else if (s->is_static && src_sym_file(s))
-    snprintf(buf, len, "%s (%s)", sym_print_name(s), src_sym_file(s));
+    snprintf(buf, len, "%s (%s)", sym_label(s), src_sym_file(s));
   else
-    snprintf(buf, len, "%s", sym_print_name(s));
+    snprintf(buf, len, "%s", sym_label(s));
 }
 
 /* Three columns filled top to bottom; a column's bracketed index ends six

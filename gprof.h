@@ -32,6 +32,7 @@ struct Sym {
   vma_t addr, end_addr;
   const char *name;             /* linkage name (leading char stripped) */
   const char *dname;            /* demangled name, filled on first use */
+  const char *label;            /* dname plus inline file, on first use */
   const char *file;             /* source file: use src_sym_file() */
   int line;
   unsigned is_func : 1, is_static : 1, is_cycle : 1, mapped : 1, file_done : 1;

@@ -209,7 +209,7 @@ void hist_print(void)
              (s->hist_time + s->prop_child) / hz / (double)s->ncalls * scale);
     else
       printf(" %8s %8s %8s  ", "", "", "");
-    printf("%s\n", sym_print_name(s));
+    printf("%s\n", sym_label(s));
   }
   free(v);
   if (!opt.brief) {

@@ -174,3 +174,23 @@ const char *sym_print_name(const Sym *s)
   }
   return m->dname;
 }
+
+/* The name with, under --inline-file-names, its "(file:line)". */
+const char *sym_label(const Sym *s)
+{
+  Sym *m = (Sym *)s;
+  if (!opt.inline_names || s->is_cycle) return sym_print_name(s);
+  if (!m->label) {
+    const char *f = src_sym_file(s);
+    const char *n = sym_print_name(s);
+    if (f) {
+      size_t len = strlen(n) + strlen(f) + 32;
+      char *b = xmalloc(len);
+      snprintf(b, len, "%s (%s:%d)", n, f, src_sym_line(s));
+      m->label = b;
+    } else {
+      m->label = n;
+    }
+  }
+  return m->label;
+}

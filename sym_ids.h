@@ -26,4 +26,5 @@ int sym_id_in_exec(const Sym *s);
 int sym_id_arc_ok(const Sym *parent, const Sym *child);
 void sym_id_flags(Sym *s);       /* last word on print_flag and prop_fract */
 const char *sym_print_name(const Sym *s);
+const char *sym_label(const Sym *s);  /* print name, plus (file:line) if asked */
 #endif
