@@ -259,6 +259,8 @@ Sym **cg_assemble(size_t *nout)
   for (int c = 1; c <= num_cycles; c++) v[k++] = &cycle_syms[c];
   for (i = 0; i < n; i++) v[k++] = &symtab.base[i];
   qsort(v, k, sizeof *v, cmp_total);
+  /* index numbers follow print order, printed or not */
+  for (i = 0; i < k; i++) v[i]->index = (int)i + 1;
   *nout = k;
   return v;
 }

@@ -20,6 +20,9 @@ void print_notice(void)
          "of this gprof.\n");
 }
 
+/* -T prints the children column 11 wide, as BSD gprof did. */
+#define CW (opt.traditional ? 11 : 7)
+
 static int printed(const Sym *s)
 {
   if (!s->print_flag) return 0;
@@ -27,7 +30,7 @@ static int printed(const Sym *s)
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
-static void print_name(const Sym *s)
+void cg_print_name(const Sym *s)
 {
   if (s->is_cycle) {
     printf("<cycle %d as a whole> [%d]", s->cycle_num, s->index);
@@ -110,21 +113,21 @@ static void print_parents(Sym *child)
 {
   size_t n = collect(child->parents, 1);
   if (n == 0) {
-    printf("%6s %5s %7s %7s %7s %7s     <spontaneous>\n", "", "", "", "", "", "");
+    printf("%6s %5s %7s %*s %7s %7s     <spontaneous>\n", "", "", "", CW, "", "", "");
     return;
   }
   for (size_t i = 0; i < n; i++) {
     Arc *a = keys[i].a;
     Sym *p = a->parent;
     if (p == child || (child->cycle_num && p->cycle_num == child->cycle_num)) {
-      printf("%6s %5s %7s %7s %7llu %7s     ", "", "", "", "",
+      printf("%6s %5s %7s %*s %7llu %7s     ", "", "", "", CW, "",
              (unsigned long long)a->count, "");
     } else {
-      printf("%6s %5s %7.2f %7.2f %7llu/%-7llu     ", "", "",
-             a->time / hist_hz, a->child_time / hist_hz,
+      printf("%6s %5s %7.2f %*.2f %7llu/%-7llu     ", "", "",
+             a->time / hist_hz, CW, a->child_time / hist_hz,
              (unsigned long long)a->count, (unsigned long long)calls_of(child));
     }
-    print_name(p);
+    cg_print_name(p);
     printf("\n");
   }
 }
@@ -136,14 +139,14 @@ static void print_children(Sym *parent)
     Arc *a = keys[i].a;
     Sym *c = a->child;
     if (c == parent || (c->cycle_num && c->cycle_num == parent->cycle_num)) {
-      printf("%6s %5s %7s %7s %7llu %7s     ", "", "", "", "",
+      printf("%6s %5s %7s %*s %7llu %7s     ", "", "", "", CW, "",
              (unsigned long long)a->count, "");
     } else {
-      printf("%6s %5s %7.2f %7.2f %7llu/%-7llu     ", "", "",
-             a->time / hist_hz, a->child_time / hist_hz,
+      printf("%6s %5s %7.2f %*.2f %7llu/%-7llu     ", "", "",
+             a->time / hist_hz, CW, a->child_time / hist_hz,
              (unsigned long long)a->count, (unsigned long long)calls_of(c));
     }
-    print_name(c);
+    cg_print_name(c);
     printf("\n");
   }
 }
@@ -153,14 +156,14 @@ static void print_primary(Sym *s)
   char idx[32];
   snprintf(idx, sizeof idx, "[%d]", s->index);
   double pct = print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / print_time : 0.0;
-  printf("%-6.6s %5.1f %7.2f %7.2f", idx, pct, s->prop_self / hist_hz, s->prop_child / hist_hz);
+  printf("%-6.6s %5.1f %7.2f %*.2f", idx, pct, s->prop_self / hist_hz, CW, s->prop_child / hist_hz);
   if (s->ncalls + s->self_calls == 0)
     printf(" %7s %7s ", "", "");
   else if (s->self_calls)
     printf(" %7llu+%-7llu ", (unsigned long long)s->ncalls, (unsigned long long)s->self_calls);
   else
     printf(" %7llu %7s ", (unsigned long long)s->ncalls, "");
-  print_name(s);
+  cg_print_name(s);
   printf("\n");
 }
 
@@ -192,14 +195,32 @@ static void print_members(Sym *cyc)
   if (n > 1) qsort(keys, n, sizeof *keys, cmp_member);
   for (size_t i = 0; i < n; i++) {
     Sym *m = (Sym *)(void *)keys[i].a;
-    printf("%6s %5s %7.2f %7.2f %7llu", "", "", m->prop_self / hist_hz,
-           m->prop_child / hist_hz, (unsigned long long)m->ncalls);
+    printf("%6s %5s %7.2f %*.2f %7llu", "", "", m->prop_self / hist_hz,
+           CW, m->prop_child / hist_hz, (unsigned long long)m->ncalls);
     if (m->self_calls) printf("+%-7llu     ", (unsigned long long)m->self_calls);
     else printf(" %7s     ", "");
-    print_name(m);
+    cg_print_name(m);
     printf("\n");
   }
 }
+
+static const char cg_blurb_trad[] =
+  "\n\n\n"
+  "call graph profile:\n"
+  "          Entries are sorted by the time spent in each function and\n"
+  "          its descendants.  Each entry shows the function's callers\n"
+  "          above its own line and the functions it called below.\n"
+  "\n"
+  "          On the function's own line: its index, the share of the\n"
+  "          run spent in it and its descendants, its own seconds, its\n"
+  "          descendants' seconds, and the calls it received (calls\n"
+  "          from itself after a `+').\n"
+  "\n"
+  "          On a caller's or callee's line: the seconds charged along\n"
+  "          that arc and the calls along it `/' all calls received.\n"
+  "\n"
+  "          A cycle of mutually recursive functions is listed as a\n"
+  "          whole, with its members below it.\n";
 
 static const char cg_blurb[] =
   "\n"
@@ -242,10 +263,11 @@ void cg_print(Sym **order, size_t n)
   int idx = 0;
   print_time = 0;
   for (i = 0; i < symtab.len; i++) print_time += symtab.base[i].prop_self;
-  for (i = 0; i < n; i++) order[i]->index = (int)i + 1;
   (void)idx;
 
-  if (opt.brief) printf("\t\t\tCall graph\n\n");
+  if (opt.traditional) {
+    if (!opt.brief) printf("%s", cg_blurb_trad), print_notice();
+  } else if (opt.brief) printf("\t\t\tCall graph\n\n");
   else printf("\t\t     Call graph (explanation follows)\n\n");
   long g = hist_granularity_bytes();
   if (print_time > 0)
@@ -253,7 +275,11 @@ void cg_print(Sym **order, size_t n)
            g, 100.0 / print_time, print_time / hist_hz);
   else
     printf("\ngranularity: each sample hit covers %ld byte(s) no time propagated\n\n", g);
-  printf("index %% time    self  children    called     name\n");
+  if (opt.traditional)
+    printf("%34s%s\nindex  %%time    self descendants  called+self    name    \tindex\n%34s%s\n\n",
+           "", "called/total       parents ", "", "called/total       children");
+  else
+    printf("index %% time    self  children    called     name\n");
   for (i = 0; i < n; i++) {
     Sym *s = order[i];
     if (!printed(s)) continue;
@@ -265,9 +291,9 @@ void cg_print(Sym **order, size_t n)
       print_primary(s);
       print_children(s);
     }
-    printf("%s", dashes);
+    printf(opt.traditional ? "\n%s\n" : "%s", dashes);
   }
-  if (!opt.brief) {
+  if (!opt.brief && !opt.traditional) {
     printf(cg_blurb);
     print_notice();
   }
@@ -307,6 +333,23 @@ void cg_print_index(Sym **order, size_t n)
   }
   qsort(v, k, sizeof *v, cmp_index_name);
   printf("\f\nIndex by function name\n\n");
+  if (opt.traditional) {
+    size_t rows = (k + 2) / 3;
+    char nm[4096], ix[32];
+    for (size_t r = 0; r < rows; r++) {
+      for (int c = 0; c < 3; c++) {
+        size_t j = r + (size_t)c * rows;
+        if (j >= k) break;
+        if (v[j]->is_cycle) snprintf(nm, sizeof nm, "<cycle %d>", v[j]->cycle_num);
+        else snprintf(nm, sizeof nm, "%s", sym_label(v[j]));
+        snprintf(ix, sizeof ix, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
+        printf("%6s %-19.19s", ix, nm);
+      }
+      printf("\n");
+    }
+    free(v);
+    return;
+  }
   size_t rows = (k + 2) / 3;
   long colw = (opt.width + 5) / 3;
   char name[4096], idx[32], *line = NULL;

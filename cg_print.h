@@ -5,4 +5,5 @@
 void cg_print(Sym **order, size_t n);
 void cg_print_index(Sym **order, size_t n);
 void print_notice(void);
+void cg_print_name(const Sym *s);   /* name <cycle N> [index] */
 #endif

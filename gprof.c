@@ -261,12 +261,22 @@ int main(int argc, char **argv)
   }
   /* sections are separated by form feeds */
   int printed = 0;
-  if (flat) { hist_print(); printed = 1; }
-  if (graph) {
-    if (printed) printf("\f\n");
-    cg_print(order, ncg);
-    cg_print_index(order, ncg);
-    printed = 1;
+  if (opt.traditional) {        /* BSD order: call graph, flat, index */
+    if (graph) { cg_print(order, ncg); printed = 1; }
+    if (flat) {
+      if (printed) printf("\f\n");
+      hist_print();
+      printed = 1;
+    }
+    if (graph) cg_print_index(order, ncg);
+  } else {
+    if (flat) { hist_print(); printed = 1; }
+    if (graph) {
+      if (printed) printf("\f\n");
+      cg_print(order, ncg);
+      cg_print_index(order, ncg);
+      printed = 1;
+    }
   }
   if (exec) {
     if (printed) printf("\f\n");

@@ -6,6 +6,7 @@
 #include "symtab.h"
 #include "cg_arcs.h"
 #include "sym_ids.h"
+#include "cg_print.h"
 
 Hist *hist_recs;
 size_t hist_nrecs;
@@ -160,7 +161,6 @@ static const char flat_blurb[] =
   "           name.  A bracketed number is its index in the call\n"
   "           graph, in parentheses when the entry is not printed.\n";
 
-void print_notice(void);
 
 void hist_print(void)
 {
@@ -187,12 +187,26 @@ void hist_print(void)
   double scale;
   const char *u = time_unit(top, &scale);
   char unit[16];
+  if (opt.traditional) {       /* BSD's layout always uses milliseconds */
+    u = "m";
+    scale = 1000.0;
+  }
   snprintf(unit, sizeof unit, "%ss/call", u);
 
-  printf("Flat profile:\n\n");
-  printf("Each sample counts as %g %s.\n", 1.0 / hz, hist_dimen);
+  if (opt.traditional) {
+    if (!opt.brief) printf(flat_blurb, unit, unit), print_notice();
+    if (total > 0)
+      printf("\ngranularity: each sample hit covers %ld byte(s) for %.2f%% of %.2f seconds\n\n",
+             hist_granularity_bytes(), 100.0 / total, total / hz);
+    else
+      printf("\ngranularity: each sample hit covers %ld byte(s) no time propagated\n\n",
+             hist_granularity_bytes());
+  } else {
+    printf("Flat profile:\n\n");
+    printf("Each sample counts as %g %s.\n", 1.0 / hz, hist_dimen);
+  }
   if (total <= 0) {
-    printf(" no time accumulated\n\n");
+    if (!opt.traditional) printf(" no time accumulated\n\n");
     total = 1.0;
   }
   printf("  %%   cumulative   self              self     total           \n");
@@ -202,17 +216,22 @@ void hist_print(void)
     Sym *s = v[i];
     double t = s->hist_time / hz;
     cum += t;
-    printf("%6.2f %9.2f %8.2f", 100.0 * s->hist_time / total, cum, t);
+    if (opt.traditional)
+      printf("%5.1f %10.2f %8.2f", 100.0 * s->hist_time / total, cum, t);
+    else
+      printf("%6.2f %9.2f %8.2f", 100.0 * s->hist_time / total, cum, t);
     if (s->ncalls)
       printf(" %8llu %8.2f %8.2f  ", (unsigned long long)s->ncalls,
              s->hist_time / hz / (double)s->ncalls * scale,
              (s->hist_time + s->prop_child) / hz / (double)s->ncalls * scale);
     else
       printf(" %8s %8s %8s  ", "", "", "");
-    printf("%s\n", sym_label(s));
+    if (opt.traditional) cg_print_name(s);
+    else printf("%s", sym_label(s));
+    printf("\n");
   }
   free(v);
-  if (!opt.brief) {
+  if (!opt.brief && !opt.traditional) {
     printf(flat_blurb, unit, unit);
     print_notice();
   }
