@@ -176,9 +176,11 @@ void hist_print(void)
   }
   qsort(v, n, sizeof *v, cmp_flat);
 
+  /* the unit suits the largest per-call time of any called function,
+     listed or not */
   double top = 0;
-  for (i = 0; i < n; i++) {
-    Sym *s = v[i];
+  for (i = 0; i < symtab.len; i++) {
+    Sym *s = &symtab.base[i];
     if (!s->ncalls) continue;
     double t = (s->hist_time + s->prop_child) / hz / (double)s->ncalls;
     if (s->hist_time / hz / (double)s->ncalls > t) t = s->hist_time / hz / (double)s->ncalls;
