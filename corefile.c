@@ -80,10 +80,37 @@ void core_create_function_syms(void)
   }
   symtab.len = n;
   symtab_finalize(&symtab);
-  /* The last symbol runs to the end of the text section. */
-  if (symtab.len) {
-    Sym *last = &symtab.base[symtab.len - 1];
-    vma_t tend = bfd_section_vma(core_text_sect) + bfd_section_size(core_text_sect);
-    if (tend > last->addr) last->end_addr = tend - 1;
+  /* The last symbol covers its own address only (as GNU's does: seen
+     with -S tables, where nothing follows it). */
+}
+
+/* -S: symbols from an nm-style table ("address type name", as in
+   /proc/kallsyms) instead of the object's.  Text symbols ('T', 't') are
+   kept; other lines are skipped.  Source files are not looked up. */
+void core_read_external_symtab(const char *filename)
+{
+  FILE *f = fopen(filename, "r");
+  if (!f)
+    fatal("%s: could not open %s.\n", opt.whoami, filename);
+  size_t cap = 1024, n = 0;
+  symtab.base = xmalloc(cap * sizeof(Sym));
+  char line[4096], name[4096];
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long addr;
+    char type;
+    if (sscanf(line, "%llx %c %4095s", &addr, &type, name) != 3) continue;
+    if (type != 'T' && type != 't') continue;
+    if (opt.no_static && type == 't') continue;
+    if (n == cap) symtab.base = xrealloc(symtab.base, (cap *= 2) * sizeof(Sym));
+    Sym *s = &symtab.base[n++];
+    sym_init(s);
+    s->name = xstrdup(name);
+    s->addr = s->end_addr = addr;
+    s->is_static = type == 't';
+    s->is_func = 1;
+    s->file_done = 1;
   }
+  fclose(f);
+  symtab.len = n;
+  symtab_finalize(&symtab);
 }

@@ -222,7 +222,8 @@ int main(int argc, char **argv)
   if (optind < argc) a_out = argv[optind++];
 
   core_init(a_out);
-  core_create_function_syms();
+  if (opt.ext_symtab) core_read_external_symtab(opt.ext_symtab);
+  else core_create_function_syms();
   sym_id_parse();
 
   int nfiles = argc - optind;

@@ -57,8 +57,7 @@ void symtab_finalize(SymTab *tab)
   for (i = 0; i < out; i++) {
     Sym *s = &tab->base[i];
     s->cyc_head = s;
-    if (i + 1 < out) s->end_addr = tab->base[i + 1].addr - 1;
-    else if (s->end_addr < s->addr) s->end_addr = s->addr;
+    s->end_addr = i + 1 < out ? tab->base[i + 1].addr - 1 : s->addr;
   }
 }
 
