@@ -324,9 +324,11 @@ static void index_name(const Sym *s, char *buf, size_t len)
 void cg_print_index(Sym **order, size_t n)
 {
   size_t k = 0, i;
-  Sym **v = xmalloc((n + 1) * sizeof *v);
-  for (i = 0; i < n; i++) {
-    Sym *s = order[i];
+  /* address order in, so equal names stay in address order */
+  Sym **v = xmalloc((symtab.len + (size_t)num_cycles + 1) * sizeof *v);
+  (void)order; (void)n;
+  for (i = 0; i < symtab.len + (size_t)num_cycles; i++) {
+    Sym *s = i < symtab.len ? &symtab.base[i] : &cycle_syms[i - symtab.len + 1];
     if (!s->index) continue;
     if (!s->is_cycle && !opt.zeros && s->ncalls == 0 && !(s->hist_time != 0)) continue;
     v[k++] = s;
