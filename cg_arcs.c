@@ -72,6 +72,9 @@ void arc_add(Sym *parent, Sym *child, uint64_t count)
   }
   if (parent == child) child->self_calls += count;
   else child->ncalls += count;
+  DBG(DBG_TALLY, "tally: %s -> %s +%llu: arc %llu, %s called %llu (+%llu self)\n",
+      parent->name, child->name, (unsigned long long)count, (unsigned long long)a->count,
+      child->name, (unsigned long long)child->ncalls, (unsigned long long)child->self_calls);
 }
 
 /* Gives every cycle of two or more members a number, in the address order
@@ -96,10 +99,13 @@ static void cycle_link(void)
     cyc->cyc_head = cyc;
     cyc->cyc_next = s;
     cyc->top_order = s->top_order;
+    DBG(DBG_CYCLE, "cycle %d: head %s, members", n, s->name);
     for (Sym *m = s; m; m = m->cyc_next) {
       m->cycle_num = n;
       m->cyc_head = cyc;
+      DBG(DBG_CYCLE, " %s", m->name);
     }
+    DBG(DBG_CYCLE, "\n");
   }
   /* calls into each cycle from outside, and among its members */
   for (int c = 1; c <= num_cycles; c++) {
@@ -192,6 +198,10 @@ static void propagate_time(Sym *parent)
     parent->prop_child += prop_share;
     a->time *= parent->prop_fract;
     a->child_time *= parent->prop_fract;
+    DBG(DBG_PROP, "propagate: %s -> %s: %llu/%llu calls, self %g + children %g, "
+        "parent passes %g\n", parent->name, child->is_cycle ? "<cycle>" : child->name,
+        (unsigned long long)a->count, (unsigned long long)child->ncalls, a->time,
+        a->child_time, parent->prop_fract);
     /* a cycle collects only what its members pass on (GNU) */
     if (parent->cycle_num) {
       parent->cyc_head->child_time += prop_share;

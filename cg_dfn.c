@@ -48,6 +48,7 @@ static void push(Sym *s)
   s->top_order = DFN_BUSY;
   s->dfn_next = s->children;
   segs[nsegs++] = depth;
+  DBG(DBG_DFN, "dfn: enter %s at depth %ld\n", s->name, depth);
 }
 
 static void find_cycle(Sym *child)
@@ -59,6 +60,7 @@ static void find_cycle(Sym *child)
     top = cg_dfn_head(child)->dfn_pos;
   if (top <= 0 || top > depth || top == depth) return;
   Sym *head = cg_dfn_head(stack[top]);
+  DBG(DBG_CYCLE, "dfn: back arc to %s closes a cycle headed by %s\n", child->name, head->name);
   long first = nsegs;
   while (first > 0 && segs[first - 1] > top) first--;
   for (long k = first; k < nsegs; k++) {
@@ -75,6 +77,7 @@ static void post_visit(Sym *s)
   if (cg_dfn_head(s) == s) {
     ++dfn_counter;
     for (Sym *m = s; m; m = m->cyc_next) m->top_order = dfn_counter;
+    DBG(DBG_DFN, "dfn: number %s (and its cycle) %d\n", s->name, dfn_counter);
   }
   if (nsegs > 0 && segs[nsegs - 1] == depth) nsegs--;
   s->dfn_pos = 0;

@@ -101,6 +101,10 @@ static size_t collect(Arc *list, int parents)
     n++;
   }
   if (n > 1) qsort(keys, n, sizeof *keys, parents ? key_asc : key_desc);
+  for (size_t i = 0; i < n && (opt.debug & DBG_ARCSORT); i++)
+    DBG(DBG_ARCSORT, "arcsort: %s %zu: %s -> %s, %llu calls, %g\n", parents ? "parent" : "child",
+        i, keys[i].a->parent->name, keys[i].a->child->name,
+        (unsigned long long)keys[i].a->count, keys[i].a->time + keys[i].a->child_time);
   return n;
 }
 

@@ -77,6 +77,9 @@ void core_create_function_syms(void)
     s->is_static = (c == 't');
     s->is_func = (as->flags & BSF_FUNCTION) != 0;
     s->end_addr = s->addr;
+    DBG(DBG_SYMTAB, "symtab: keep %s at 0x%llx (%s%s)\n", name,
+        (unsigned long long)s->addr, c == 't' ? "static" : "global",
+        s->is_func ? ", function" : "");
   }
   symtab.len = n;
   symtab_finalize(&symtab);

@@ -88,6 +88,8 @@ static void read_hist_rec(const char *filename, GmonBuf *b)
     fatal("%s: %s: unexpected end of file\n", opt.whoami, filename);
   last_hist_highpc = hi;
   last_hist_ncnt = n;
+  DBG(DBG_RECORDS, "records: %s: histogram 0x%llx-0x%llx, %u bins, rate %u\n", filename,
+      (unsigned long long)lo, (unsigned long long)hi, n, rate);
   char dimen[HIST_DIMEN_LEN + 1];
   memcpy(dimen, b->p, HIST_DIMEN_LEN);
   dimen[HIST_DIMEN_LEN] = 0;
@@ -110,6 +112,8 @@ static void read_arc_rec(const char *filename, GmonBuf *b)
   uint32_t count;
   if (!gmon_get_addr(b, &from) || !gmon_get_addr(b, &self) || !gmon_get_u32(b, &count))
     fatal("%s: %s: unexpected end of file\n", opt.whoami, filename);
+  DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", filename,
+      (unsigned long long)from, (unsigned long long)self, count);
   cg_read_arc(from, self, count);
 }
 
@@ -128,6 +132,8 @@ static void read_bb_rec(const char *filename, GmonBuf *b)
     vma_t addr, count;
     if (!gmon_get_addr(b, &addr) || !gmon_get_addr(b, &count))
       fatal("%s: %s: unexpected end of file\n", opt.whoami, filename);
+    DBG(DBG_BB, "bb: 0x%llx executed %llu times\n", (unsigned long long)addr,
+        (unsigned long long)count);
     bb_add(addr, count);
   }
   opt.have_bb = 1;

@@ -225,6 +225,7 @@ int main(int argc, char **argv)
   if (opt.ext_symtab) core_read_external_symtab(opt.ext_symtab);
   else core_create_function_syms();
   sym_id_parse();
+  DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
 
   int nfiles = argc - optind;
   char *deflt[] = { (char *)"gmon.out" };

@@ -96,6 +96,15 @@ enum {
 extern Options opt;
 extern SymTab symtab;
 
+/* -d flags, as the manual numbers them; traces go to stdout. */
+enum {
+  DBG_DFN = 2, DBG_CYCLE = 4, DBG_TALLY = 16, DBG_ARCSORT = 32,
+  DBG_RECORDS = 64, DBG_SYMTAB = 128, DBG_STATIC_CG = 256, DBG_LOOKUP = 512,
+  DBG_PROP = 1024, DBG_BB = 2048, DBG_SYMSPEC = 4096, DBG_ANNO = 8192
+};
+#define DBG(flag, ...) \
+  do { if (opt.debug & (flag)) printf(__VA_ARGS__); } while (0)
+
 /* util */
 _Noreturn void fatal(const char *fmt, ...);
 void warn_msg(const char *fmt, ...);

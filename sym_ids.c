@@ -106,7 +106,11 @@ void sym_id_parse(void)
         if (matches(s, sp)) s->arc_from = 1;
         continue;
       }
-      if (matches(s, sp)) s->tables |= 1u << sp->table;
+      if (matches(s, sp)) {
+        s->tables |= 1u << sp->table;
+        DBG(DBG_SYMSPEC, "symspec: %s%s%s%s matches %s for table %d\n", sp->file ? sp->file : "",
+            sp->file ? ":" : "", sp->func ? sp->func : "", sp->line ? "(line)" : "", s->name, sp->table);
+      }
     }
     for (int t = 0; t < NUM_TABLES; t++)
       if (s->tables & (1u << t)) table_used[t] = 1;

@@ -46,8 +46,11 @@ void symtab_finalize(SymTab *tab)
   qsort(k, n, sizeof *k, cmp_addr);
   for (i = 0; i < n; i++) {
     if (out > 0 && tab->base[out - 1].addr == k[i].s.addr) {
-      if (better(&k[i].s, &tab->base[out - 1]))
-        tab->base[out - 1] = k[i].s;
+      int take = better(&k[i].s, &tab->base[out - 1]);
+      DBG(DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
+          (unsigned long long)k[i].s.addr, tab->base[out - 1].name, k[i].s.name,
+          take ? k[i].s.name : tab->base[out - 1].name);
+      if (take) tab->base[out - 1] = k[i].s;
       continue;
     }
     tab->base[out++] = k[i].s;
@@ -71,5 +74,7 @@ Sym *sym_lookup(const SymTab *tab, vma_t addr)
     if (tab->base[mid].addr <= addr) lo = mid; else hi = mid;
   }
   Sym *s = &tab->base[lo];
-  return addr <= s->end_addr ? s : NULL;
+  s = addr <= s->end_addr ? s : NULL;
+  DBG(DBG_LOOKUP, "lookup: 0x%llx -> %s\n", (unsigned long long)addr, s ? s->name : "(none)");
+  return s;
 }

@@ -69,7 +69,14 @@ if [ $rc -eq 0 ] && echo "$v" | grep -q 'clean-room' && ! echo "$v" | grep -q 'G
 h=$(PATH="$out/bin:$PATH" gprof -h); rc=$?
 if [ $rc -eq 0 ] && echo "$h" | grep -q -- '--flat-profile' && echo "$h" | grep -q -- '--sum'; then ok; else bad "gprof -h"; fi
 
-# 4. Unit tests (they link the analyzer's objects; BFDLIB comes from make).
+# 4. -d traces: each flag the manual lists prints its own kind of line.
+for fl in "2 dfn:" "4 cycle" "16 tally:" "32 arcsort:" "64 records:" "128 symtab:" "512 lookup:" "1024 propagate:" "4096 symspec:"; do
+  set -- $fl
+  n=$(cd cases/multi && PATH="$out/bin:$PATH" gprof -b -d$1 -pstep bin gmon.out | grep -c "^$2")
+  if [ "$n" -gt 0 ]; then ok; else bad "gprof -d$1 prints no '$2' lines"; fi
+done
+
+# 5. Unit tests (they link the analyzer's objects; BFDLIB comes from make).
 BFDLIB=${BFDLIB:--lbfd}
 for u in unit/*.c; do
   [ -f "$u" ] || continue
