@@ -72,7 +72,7 @@ if [ $rc -eq 0 ] && echo "$h" | grep -q -- '--flat-profile' && echo "$h" | grep 
 # 4. -d traces: each flag the manual lists prints its own kind of line.
 for fl in "2 dfn:" "4 cycle" "16 tally:" "32 arcsort:" "64 records:" "128 symtab:" "512 lookup:" "1024 propagate:" "4096 symspec:"; do
   set -- $fl
-  n=$(cd cases/multi && PATH="$out/bin:$PATH" gprof -b -d$1 -pstep bin gmon.out | grep -c "^$2")
+  n=$(cd cases/cycles && PATH="$out/bin:$PATH" gprof -b -d$1 -qspin bin gmon.out | grep -c "^$2")
   if [ "$n" -gt 0 ]; then ok; else bad "gprof -d$1 prints no '$2' lines"; fi
 done
 
