@@ -79,25 +79,40 @@ static void usage(FILE *f, int status)
 static void help(void)
 {
   printf("Usage: %s [options] [image-file [profile-file...]]\n"
-    "Analyse the profile data written by a program built with -pg.\n\n"
-    "Reports:\n"
-    "  -p, --flat-profile        print the flat profile\n"
-    "  -q, --graph               print the call graph and its index\n"
-    "  -b, --brief               leave out the explanations after each table\n"
-    "  -z, --display-unused-functions\n"
-    "                            list functions never called and never sampled\n"
-    "  -i, --file-info           describe the profile files and stop\n"
-    "  -s, --sum                 write the summed profile data to gmon.sum\n"
-    "Input:\n"
-    "  -O, --file-format=FORMAT  profile data format: auto, bsd, 4.4bsd, magic\n"
+    "Analyse the profile data written by a program built with -pg.\n"
+    "Without file names: a.out and gmon.out; several profile files are summed.\n\n"
+    "Reports (SPEC names functions: file.c, name, file.c:name, file.c:LINE):\n"
+    "  -p, --flat-profile[=SPEC]     the flat profile (of SPEC only)\n"
+    "  -P, --no-flat-profile[=SPEC]  no flat profile (or one without SPEC)\n"
+    "  -q, --graph[=SPEC]            the call graph and index (from SPEC down)\n"
+    "  -Q, --no-graph[=SPEC]         no call graph (or one without SPEC)\n"
+    "  -C, --exec-counts[=SPEC]      call counts per function\n"
+    "  -Z, --no-exec-counts[=SPEC]   no call counts (or without SPEC)\n"
+    "  -b, --brief                   no explanations after the tables\n"
+    "  -z, --display-unused-functions  list functions never used too\n"
+    "  -T, --traditional             BSD layout\n"
+    "  -w, --width=N                 width of the index (80)\n"
+    "      --inline-file-names       show each function's file and line\n"
+    "  -L, --print-path              full paths of source files\n"
+    "      --demangle[=STYLE], --no-demangle   C++ names\n"
+    "Analysis:\n"
+    "  -a, --no-static               fold static functions into their neighbour\n"
+    "  -D, --ignore-non-functions    only symbols marked as functions\n"
+    "  -k FROM/TO                    drop arcs from FROM to TO\n"
+    "  -n, --time=SPEC               propagate only SPEC's time\n"
+    "  -N, --no-time=SPEC            do not propagate SPEC's time\n"
+    "  -e/-E/-f/-F NAME              older forms of -Q/-N/-q/-n for one name\n"
+    "  -S, --external-symbol-table=FILE  symbols from an nm-style table\n"
+    "Files:\n"
+    "  -s, --sum                     write the summed data to gmon.sum\n"
+    "  -i, --file-info               count the records in each profile file\n"
+    "  -O, --file-format=FORMAT      auto, bsd, 4.4bsd or magic\n"
     "Other:\n"
-    "  -h, --help                show this text\n"
-    "  -v, --version             show the version\n\n"
-    "Without file names the program is a.out and the profile gmon.out;\n"
-    "several profile files are summed.\n", opt.whoami);
+    "  -d, --debug[=N]               traces of the analysis (see gprof(1))\n"
+    "  -h, --help                    this text\n"
+    "  -v, --version                 the version\n", opt.whoami);
   exit(0);
 }
-
 
 int main(int argc, char **argv)
 {
