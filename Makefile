@@ -13,7 +13,22 @@ LIBS = -lbfd-multiarch -liberty -lz  -lm
 OBJS = gprof.o util.o core.o corefile.o symtab.o sym_ids.o gmon_io.o hist.o \
        call_graph.o cg_arcs.o cg_dfn.o cg_print.o basic_blocks.o source.o
 
-all: gprof
+all: gprof libprof/libprof.a libprof/shared/libprof.so
+
+# libprof: the profiling runtime (x86-64 and i386 tested here).
+ARCH := $(shell $(CC) -dumpmachine | cut -d- -f1)
+LIBPROF_STUB = $(if $(filter x86_64,$(ARCH)),mcount_x86_64,$(if $(filter aarch64,$(ARCH)),mcount_aarch64,mcount_i386))
+LIBPROF_CFLAGS = -O2 -g -Wall -Wextra -std=gnu11 -fPIC -fno-omit-frame-pointer -ftls-model=initial-exec
+
+libprof/gmon.o: libprof/gmon.c libprof/prof.h
+	$(CC) $(LIBPROF_CFLAGS) -c $< -o $@
+libprof/stub.o: libprof/$(LIBPROF_STUB).S libprof/prof.h
+	$(CC) -fPIC -c $< -o $@
+libprof/libprof.a: libprof/gmon.o libprof/stub.o
+	rm -f $@ && ar rcs $@ libprof/gmon.o libprof/stub.o
+libprof/shared/libprof.so: libprof/gmon.o libprof/stub.o
+	mkdir -p libprof/shared
+	$(CC) -shared -o $@ libprof/gmon.o libprof/stub.o -lpthread
 
 gprof: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
@@ -27,10 +42,14 @@ check: gprof
 demo: gprof
 	sh tests/demo.sh
 
-install: gprof
-	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
+libdir = ${exec_prefix}/lib
+
+install: all
+	mkdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 $(DESTDIR)$(libdir)
 	cp gprof $(DESTDIR)$(bindir)/gprof
+	cp libprof/libprof.a libprof/shared/libprof.so $(DESTDIR)$(libdir)/
 	cp doc/gprof.1 $(DESTDIR)$(mandir)/man1/gprof.1
+	cp doc/libprof.3 $(DESTDIR)$(mandir)/man3/libprof.3
 
 # The suite again, with the analyzer built under AddressSanitizer and UBSan.
 check-asan:
@@ -40,7 +59,8 @@ check-asan:
 	GPROF=$$(pwd)/asan/gprof BFDLIB="-lbfd-multiarch" ASAN_OPTIONS=detect_leaks=0 sh tests/run.sh
 
 clean:
-	rm -f gprof *.o
+	rm -f gprof *.o libprof/*.o libprof/*.a
+	rm -rf libprof/shared
 	rm -rf asan
 	rm -rf tests/out
 

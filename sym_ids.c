@@ -99,8 +99,10 @@ void sym_id_parse(void)
   for (size_t i = 0; i < symtab.len; i++) {
     Sym *s = &symtab.base[i];
     s->tables = 0;
+    /* GNU 2.40 keeps them out of the flat profile too (the manual says
+       only with -l): measured on static and threaded programs */
     if (is_default_excluded(s))
-      s->tables |= (1u << EXCL_TIME) | (1u << EXCL_GRAPH);
+      s->tables |= (1u << EXCL_TIME) | (1u << EXCL_GRAPH) | (1u << EXCL_FLAT);
     for (Spec *sp = specs; sp; sp = sp->next) {
       if (sp->table == EXCL_ARCS && sp->right) {
         if (matches(s, sp)) s->arc_from = 1;

@@ -76,7 +76,20 @@ for fl in "2 dfn:" "4 cycle" "16 tally:" "32 arcsort:" "64 records:" "128 symtab
   if [ "$n" -gt 0 ]; then ok; else bad "gprof -d$1 prints no '$2' lines"; fi
 done
 
-# 5. Unit tests (they link the analyzer's objects; BFDLIB comes from make).
+# 5. libprof: programs built against it, their files read back.
+if [ -f "$top/libprof/libprof.a" ] && command -v cc > /dev/null; then
+  GPROF="$out/bin/gprof" sh libprof/run.sh > "$out/libprof.log" 2>&1
+  while IFS= read -r l; do
+    case $l in
+      ok*) ok;;
+      FAIL*) bad "libprof: ${l#FAIL }";;
+      KNOWN-GAP*) gaps=$((gaps + 1)); echo "KNOWN-GAP libprof: ${l#KNOWN-GAP }";;
+    esac
+  done < "$out/libprof.log"
+  grep -q '^ok 4 threads' "$out/libprof.log" || bad "libprof: the thread test did not run (see tests/out/libprof.log)"
+fi
+
+# 6. Unit tests (they link the analyzer's objects; BFDLIB comes from make).
 BFDLIB=${BFDLIB:--lbfd}
 for u in unit/*.c; do
   [ -f "$u" ] || continue

@@ -1,0 +1,71 @@
+#!/bin/sh
+# libprof tests: programs built with gcc -pg against libprof/libprof.a, run,
+# and their gmon.out checked with our gprof (and GNU gprof when present).
+# Prints "ok ..." / "FAIL ..." lines; run.sh in tests/ counts them.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/libprof
+G=${GPROF:-$top/gprof}
+w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+cd "$w"
+say() { if [ "$1" = 0 ]; then echo "ok $2"; else echo "FAIL $2"; fi; }
+calls() { # binary gmon function -> call count in the flat profile
+  "$G" -b -p "$1" "$2" | awk -v f="$3" '$NF == f && NF >= 7 {print $4}'
+}
+agree() { # our gprof and GNU gprof print the same report
+  [ -x /usr/bin/gprof ] || return 0
+  "$G" -b "$1" "$2" > ours.txt 2>&1; /usr/bin/gprof -b "$1" "$2" > gnu.txt 2>&1
+  cmp -s ours.txt gnu.txt
+}
+
+for mode in pie nopie static fentry; do
+  case $mode in
+    pie) f="-O1";; nopie) f="-O1 -no-pie";; static) f="-O1 -static";; fentry) f="-O1 -mfentry";;
+  esac
+  rm -f gmon.out
+  cc $f -pg "$here/known.c" -o known -L"$top/libprof" -lprof 2> cc.err && ./known > /dev/null
+  ok=1
+  [ "$(calls known gmon.out a)" = 3 ] || ok=0
+  [ "$(calls known gmon.out b)" = 15 ] || ok=0
+  [ "$(calls known gmon.out c)" = 30 ] || ok=0
+  [ "$("$G" -b -q known gmon.out | grep -c '30+30 *c \[')" = 1 ] || ok=0
+  say $((1 - ok)) "exact counts on a known call graph ($mode)"
+  if agree known gmon.out; then echo "ok GNU gprof agrees on libprof's file ($mode)"
+  elif [ $mode = static ]; then
+    echo "KNOWN-GAP static binaries: symbol choice differs from GNU (tests/known-gaps)"
+  else echo "FAIL GNU gprof agrees on libprof's file ($mode)"; fi
+done
+
+# fork: parent and child each write their own file
+rm -f gmon.out gmon.out.*
+cc -O1 -pg "$here/known.c" -o known -L"$top/libprof" -lprof && child=$(./known fork)
+[ "$(calls known gmon.out d)" = 4 ] && [ -f gmon.out.$child ] && [ "$(calls known gmon.out.$child d)" = 7 ]
+say $? "fork: the child writes gmon.out.PID, the parent's file is its own"
+
+# GMON_OUT_PREFIX
+rm -f gmon.out prof.*
+GMON_OUT_PREFIX=prof ./known > /dev/null
+[ ! -f gmon.out ] && [ "$(ls prof.* | wc -l)" = 1 ] && [ "$(calls known prof.* a)" = 3 ]
+say $? "GMON_OUT_PREFIX names the file PREFIX.PID"
+
+# threads: every call counted, every thread sampled
+rm -f gmon.out
+cc -O1 -pg "$here/threads.c" -o threads -L"$top/libprof" -lprof -lpthread
+cpu=$(./threads 5000000 2>&1 >/dev/null)
+[ "$(calls threads gmon.out leaf)" = 20000000 ]
+say $? "4 threads x 5000000 calls counted exactly"
+# every sample in the file (64-bit layout: the bins start at byte 61), at 100 Hz
+n=$(od -An -t u4 -j 37 -N 4 gmon.out | tr -d ' ')
+sampled=$(od -An -v -t u2 -j 61 -N $((2 * n)) gmon.out | awk '{for (i = 1; i <= NF; i++) s += $i} END {print s / 100}')
+share=$(echo "$sampled $cpu" | awk '{printf "%.3f", $1 / $2}')
+echo "$share" | awk '{exit !($1 >= 0.90)}'
+say $? "sampled share of CPU time with 4 threads: $share (>= 0.90)"
+agree threads gmon.out; say $? "GNU gprof agrees on the threaded file"
+
+# i386, when the compiler can build it
+if cc -m32 -c -x c /dev/null -o /dev/null 2>/dev/null; then
+  cc -m32 -O2 -fno-omit-frame-pointer -std=gnu11 -c "$top/libprof/gmon.c" -o g32.o \
+    && cc -m32 -c "$top/libprof/mcount_i386.S" -o s32.o && ar rcs libprof.a g32.o s32.o \
+    && rm -f gmon.out && cc -m32 -O1 -pg "$here/known.c" -o known32 -L. -lprof && ./known32 > /dev/null
+  [ "$(calls known32 gmon.out b)" = 15 ] && [ "$(calls known32 gmon.out c)" = 30 ]
+  say $? "i386: exact counts"
+fi
