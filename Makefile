@@ -39,7 +39,7 @@ gprof: $(OBJS)
 check: gprof
 	BFDLIB="-lbfd-multiarch" sh tests/run.sh
 
-demo: gprof
+demo: gprof libprof/libprof.a
 	sh tests/demo.sh
 
 libdir = ${exec_prefix}/lib

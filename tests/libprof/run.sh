@@ -62,10 +62,21 @@ say $? "sampled share of CPU time with 4 threads: $share (>= 0.90)"
 agree threads gmon.out; say $? "GNU gprof agrees on the threaded file"
 
 # i386, when the compiler can build it
-if cc -m32 -c -x c /dev/null -o /dev/null 2>/dev/null; then
+if printf '#include <errno.h>\n#include <stdio.h>\nint main(void){return 0;}\n' | cc -m32 -x c - -o m32test 2>/dev/null; then
   cc -m32 -O2 -fno-omit-frame-pointer -std=gnu11 -c "$top/libprof/gmon.c" -o g32.o \
     && cc -m32 -c "$top/libprof/mcount_i386.S" -o s32.o && ar rcs libprof.a g32.o s32.o \
     && rm -f gmon.out && cc -m32 -O1 -pg "$here/known.c" -o known32 -L. -lprof && ./known32 > /dev/null
   [ "$(calls known32 gmon.out b)" = 15 ] && [ "$(calls known32 gmon.out c)" = 30 ]
   say $? "i386: exact counts"
+fi
+
+# aarch64, cross-built, when a cross compiler and qemu-user are installed
+if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /dev/null; then
+  aarch64-linux-gnu-gcc -O2 -std=gnu11 -c "$top/libprof/gmon.c" -o ga64.o \
+    && aarch64-linux-gnu-gcc -c "$top/libprof/mcount_aarch64.S" -o sa64.o \
+    && mkdir -p a64 && ar rcs a64/libprof.a ga64.o sa64.o \
+    && aarch64-linux-gnu-gcc -O1 -pg -static "$here/known.c" -o known64 -La64 -lprof \
+    && rm -f gmon.out && qemu-aarch64 ./known64 > /dev/null
+  [ "$(calls known64 gmon.out b)" = 15 ] && [ "$(calls known64 gmon.out c)" = 30 ]
+  say $? "aarch64 under qemu: exact counts"
 fi
