@@ -22,18 +22,19 @@ static int cmp_addr(const void *a, const void *b)
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Leading underscores, counted up to two ("___x" ties with "__x"). */
 static int leading_underscores(const char *n)
 {
-  int k = 0;
-  while (n[k] == '_') k++;
-  return k;
+  return n[0] == '_' ? 1 + (n[1] == '_') : 0;
 }
 
 /* Which of two symbols at one address GNU keeps: a global over a static,
-   then the name with fewer leading underscores, else the earlier one. */
+   then a function over a non-function, then fewer leading underscores
+   (counting two at most), else the earlier one. */
 static int better(const Sym *cand, const Sym *kept)
 {
   if (cand->is_static != kept->is_static) return kept->is_static;
+  if (cand->is_func != kept->is_func) return cand->is_func;
   return leading_underscores(cand->name) < leading_underscores(kept->name);
 }
 
