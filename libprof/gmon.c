@@ -121,6 +121,7 @@ static int find_main(struct dl_phdr_info *info, size_t size, void *data)
 
 static void write_gmon(void);
 static void child_after_fork(void);
+void _mcleanup(void);
 
 void __monstartup(unsigned long lowpc, unsigned long highpc)
 {
@@ -190,7 +191,10 @@ static inline uint64_t slot_of(uint64_t key)
 
 void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
 {
-  if (!P.started) __monstartup(0, 0);      /* no start-up file called it */
+  if (!P.started) {              /* no start-up file called it */
+    __monstartup(0, 0);
+    atexit(_mcleanup);
+  }
   if (!P.enabled || P.writing) return;
   if (!__prof_thread_ready) start_thread_timer();
   uintptr_t f = frompc - P.lowpc, s = selfpc - P.lowpc;

@@ -35,6 +35,18 @@ for mode in pie nopie static fentry; do
   else echo "FAIL GNU gprof agrees on libprof's file ($mode)"; fi
 done
 
+# no start-up file: objects built with -pg, linked without it
+rm -f gmon.out
+cc -O1 -pg -c "$here/known.c" -o known.o && cc known.o -o known_lazy -L"$top/libprof" -lprof && ./known_lazy > /dev/null
+[ "$(calls known_lazy gmon.out b)" = 15 ]
+say $? "started on first use when no start-up file calls it"
+
+# the shared library
+rm -f gmon.out
+cc -O1 -pg "$here/known.c" -o known_so -L"$top/libprof/shared" -lprof && LD_LIBRARY_PATH="$top/libprof/shared" ./known_so > /dev/null
+[ "$(calls known_so gmon.out c)" = 30 ]
+say $? "libprof.so: exact counts"
+
 # fork: parent and child each write their own file
 rm -f gmon.out gmon.out.*
 cc -O1 -pg "$here/known.c" -o known -L"$top/libprof" -lprof && child=$(./known fork)
