@@ -113,46 +113,36 @@ static uint64_t calls_of(const Sym *s)
   return s->cycle_num ? s->cyc_head->ncalls : s->ncalls;
 }
 
+/* One caller or callee line of ENTRY's block, naming OTHER.  Arcs within
+   one function or one cycle show only their count; others their share of
+   the callee's time and calls. */
+static void print_arc(const Arc *a, const Sym *entry, const Sym *other)
+{
+  const Sym *callee = a->child;
+  if (other == entry || (other->cycle_num && other->cycle_num == entry->cycle_num)) {
+    printf("%6s %5s %7s %*s %7llu %7s     ", "", "", "", CW, "",
+           (unsigned long long)a->count, "");
+  } else {
+    printf("%6s %5s %7.2f %*.2f %7llu/%-7llu     ", "", "",
+           a->time / hist_hz, CW, a->child_time / hist_hz,
+           (unsigned long long)a->count, (unsigned long long)calls_of(callee));
+  }
+  cg_print_name(other);
+  printf("\n");
+}
+
 static void print_parents(Sym *child)
 {
   size_t n = collect(child->parents, 1);
-  if (n == 0) {
+  if (n == 0)
     printf("%6s %5s %7s %*s %7s %7s     <spontaneous>\n", "", "", "", CW, "", "", "");
-    return;
-  }
-  for (size_t i = 0; i < n; i++) {
-    Arc *a = keys[i].a;
-    Sym *p = a->parent;
-    if (p == child || (child->cycle_num && p->cycle_num == child->cycle_num)) {
-      printf("%6s %5s %7s %*s %7llu %7s     ", "", "", "", CW, "",
-             (unsigned long long)a->count, "");
-    } else {
-      printf("%6s %5s %7.2f %*.2f %7llu/%-7llu     ", "", "",
-             a->time / hist_hz, CW, a->child_time / hist_hz,
-             (unsigned long long)a->count, (unsigned long long)calls_of(child));
-    }
-    cg_print_name(p);
-    printf("\n");
-  }
+  for (size_t i = 0; i < n; i++) print_arc(keys[i].a, child, keys[i].a->parent);
 }
 
 static void print_children(Sym *parent)
 {
   size_t n = collect(parent->children, 0);
-  for (size_t i = 0; i < n; i++) {
-    Arc *a = keys[i].a;
-    Sym *c = a->child;
-    if (c == parent || (c->cycle_num && c->cycle_num == parent->cycle_num)) {
-      printf("%6s %5s %7s %*s %7llu %7s     ", "", "", "", CW, "",
-             (unsigned long long)a->count, "");
-    } else {
-      printf("%6s %5s %7.2f %*.2f %7llu/%-7llu     ", "", "",
-             a->time / hist_hz, CW, a->child_time / hist_hz,
-             (unsigned long long)a->count, (unsigned long long)calls_of(c));
-    }
-    cg_print_name(c);
-    printf("\n");
-  }
+  for (size_t i = 0; i < n; i++) print_arc(keys[i].a, parent, keys[i].a->child);
 }
 
 static void print_primary(Sym *s)
