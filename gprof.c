@@ -114,6 +114,27 @@ static void help(void)
   exit(0);
 }
 
+/* -p -q -C -A: the report is on, limited to SPEC's symbols if given. */
+static void report_on(unsigned *style, unsigned *user, unsigned bit, int table)
+{
+  if (optarg) sym_id_add(optarg, table);
+  *style |= bit;
+  *user |= bit;
+}
+
+/* -P -Q -Z -J: without SPEC the report is off; with one it is on but
+   leaves SPEC's symbols out. */
+static void report_off(unsigned *style, unsigned *user, unsigned bit, int table)
+{
+  if (optarg) {
+    sym_id_add(optarg, table);
+    *style |= bit;
+  } else {
+    *style &= ~bit;
+  }
+  *user |= bit;
+}
+
 int main(int argc, char **argv)
 {
   const char *a_out = "a.out";
@@ -130,15 +151,8 @@ int main(int argc, char **argv)
              long_opts, NULL)) != -1) {
     switch (c) {
     case 'a': opt.no_static = 1; break;
-    case 'A':
-      if (optarg) sym_id_add(optarg, INCL_ANNO);
-      style |= STYLE_ANNO; user |= STYLE_ANNO;
-      break;
-    case 'J':
-      if (optarg) { sym_id_add(optarg, EXCL_ANNO); style |= STYLE_ANNO; }
-      else style &= ~STYLE_ANNO;
-      user |= STYLE_ANNO;
-      break;
+    case 'A': report_on(&style, &user, STYLE_ANNO, INCL_ANNO); break;
+    case 'J': report_off(&style, &user, STYLE_ANNO, EXCL_ANNO); break;
     case 'b': opt.brief = 1; break;
     case 'c': opt.static_cg = 1; break;
     case 'd': opt.debug = optarg ? atoi(optarg) : ~0; break;
@@ -161,33 +175,12 @@ int main(int argc, char **argv)
     case 'm': opt.min_count = strtoul(optarg, NULL, 0); break;
     case 'n': sym_id_add(optarg, INCL_TIME); break;
     case 'N': sym_id_add(optarg, EXCL_TIME); break;
-    case 'p':
-      if (optarg) sym_id_add(optarg, INCL_FLAT);
-      style |= STYLE_FLAT; user |= STYLE_FLAT;
-      break;
-    case 'P':
-      if (optarg) { sym_id_add(optarg, EXCL_FLAT); style |= STYLE_FLAT; }
-      else style &= ~STYLE_FLAT;
-      user |= STYLE_FLAT;
-      break;
-    case 'q':
-      if (optarg) sym_id_add(optarg, INCL_GRAPH);
-      style |= STYLE_GRAPH; user |= STYLE_GRAPH;
-      break;
-    case 'Q':
-      if (optarg) { sym_id_add(optarg, EXCL_GRAPH); style |= STYLE_GRAPH; }
-      else style &= ~STYLE_GRAPH;
-      user |= STYLE_GRAPH;
-      break;
-    case 'C':
-      if (optarg) sym_id_add(optarg, INCL_EXEC);
-      style |= STYLE_EXEC; user |= STYLE_EXEC;
-      break;
-    case 'Z':
-      if (optarg) { sym_id_add(optarg, EXCL_EXEC); style |= STYLE_EXEC; }
-      else style &= ~STYLE_EXEC;
-      user |= STYLE_EXEC;
-      break;
+    case 'p': report_on(&style, &user, STYLE_FLAT, INCL_FLAT); break;
+    case 'P': report_off(&style, &user, STYLE_FLAT, EXCL_FLAT); break;
+    case 'q': report_on(&style, &user, STYLE_GRAPH, INCL_GRAPH); break;
+    case 'Q': report_off(&style, &user, STYLE_GRAPH, EXCL_GRAPH); break;
+    case 'C': report_on(&style, &user, STYLE_EXEC, INCL_EXEC); break;
+    case 'Z': report_off(&style, &user, STYLE_EXEC, EXCL_EXEC); break;
     case 'r': style |= STYLE_FUNC_ORDER; user |= STYLE_FUNC_ORDER; break;
     case 'R': opt.map_file = optarg; style |= STYLE_FILE_ORDER; user |= STYLE_FILE_ORDER; break;
     case 's': opt.want_sum = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
