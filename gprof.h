@@ -63,6 +63,7 @@ struct Sym {
 typedef struct {
   Sym *base;
   size_t len;
+  vma_t *addrs;                 /* base[i].addr, packed for fast search */
 } SymTab;
 
 /* Global run state (options and what the inputs contained). */

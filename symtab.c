@@ -58,8 +58,11 @@ void symtab_finalize(SymTab *tab)
   }
   free(k);
   tab->len = out;
+  free(tab->addrs);
+  tab->addrs = xmalloc((out + 1) * sizeof *tab->addrs);
   for (i = 0; i < out; i++) {
     Sym *s = &tab->base[i];
+    tab->addrs[i] = s->addr;
     s->cyc_head = s;
     s->end_addr = i + 1 < out ? tab->base[i + 1].addr - 1 : s->addr;
   }
@@ -69,10 +72,10 @@ void symtab_finalize(SymTab *tab)
 Sym *sym_lookup(const SymTab *tab, vma_t addr)
 {
   size_t lo = 0, hi = tab->len;
-  if (!hi || addr < tab->base[0].addr) return NULL;
-  while (hi - lo > 1) {
+  if (!hi || addr < tab->addrs[0]) return NULL;
+  while (hi - lo > 1) {         /* on the packed addresses: cache-friendly */
     size_t mid = lo + (hi - lo) / 2;
-    if (tab->base[mid].addr <= addr) lo = mid; else hi = mid;
+    if (tab->addrs[mid] <= addr) lo = mid; else hi = mid;
   }
   Sym *s = &tab->base[lo];
   s = addr <= s->end_addr ? s : NULL;

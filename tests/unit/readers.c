@@ -47,8 +47,8 @@ static void make_symtab(void)
     sym_init(&symtab.base[i]);
     symtab.base[i].name = names[i];
     symtab.base[i].addr = 0x1000 + 0x10 * (vma_t)i;
-    symtab.base[i].end_addr = 0x1000 + 0x10 * (vma_t)i + 0xf;
   }
+  symtab_finalize(&symtab);
 }
 
 static void reset(int as, int be)
@@ -126,7 +126,7 @@ static void bsd_file(int as, int is44)
   put(0x1000, as, 0); put(0x1030, as, 0); put(hdr + 48, 4, 0);
   if (is44) { put(0x51879, 4, 0); put(1000, 4, 0); put(0, 4, 0); put(0, 4, 0); put(0, 4, 0); }
   for (int i = 0; i < 24; i++) put(i == 17 ? 3 : 0, 2, 0);
-  put(0x1024, as, 0); put(0x1002, as, 0); put(4, as, 0);
+  put(0x1014, as, 0); put(0x1002, as, 0); put(4, as, 0);
 }
 
 int main(void)
