@@ -173,7 +173,8 @@ void sym_id_flags(Sym *s)
 const char *sym_print_name(const Sym *s)
 {
   Sym *m = (Sym *)s;
-  if (m->is_cycle || !opt.demangle) return s->name;
+  /* BSD's layout (-T) shows linkage names */
+  if (m->is_cycle || !opt.demangle || opt.traditional) return s->name;
   if (!m->dname) {
     char *d = cplus_demangle(s->name, DMGL_PARAMS | DMGL_ANSI);
     m->dname = d ? d : s->name;
