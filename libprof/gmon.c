@@ -1,10 +1,12 @@
 /* gmon.c -- libprof's runtime: start-up, arc counting, PC sampling of
  * every thread, and writing gmon.out.
  *
- * Arcs live in one open-addressing table of {key, count} slots shared by
- * all threads: a new arc claims an empty slot with compare-and-swap and
- * every call adds to its count atomically, so no call is lost and no lock
- * is taken.  Samples come from a CPU-time timer per thread (created when a
+ * Each thread counts its arcs in its own open-addressing table of {key,
+ * count} slots, created on its first profiled call and grown by doubling:
+ * no other thread writes it, so no call is lost, no lock is taken and
+ * threads do not fight over cache lines.  Tables are never freed (a
+ * finished thread's counts still count) and are summed when the file is
+ * written.  Samples come from a CPU-time timer per thread (created when a
  * thread first enters profiled code), each delivering SIGPROF to its own
  * thread, so threads are sampled in proportion to the CPU they use; the
  * handler adds to the histogram atomically.  Both are plain memory
@@ -27,19 +29,17 @@
 
 uintptr_t __prof_lowpc;
 uintptr_t __prof_textsize;
-prof_slot *__prof_table;
-uint64_t __prof_mask;
-__thread unsigned char __prof_thread_ready;
+__thread prof_tab *__prof_tab;
 
 #define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
-#define MAX_PROBES 64
+#define TAB_INITIAL 1024         /* slots of a thread's first table */
 
 static struct {
   int started, enabled, writing;
   uintptr_t lowpc, highpc, textsize, bias;
   uint32_t *bins;
   size_t nbins;
-  size_t nslots;
+  prof_tab *tabs;                /* every thread's table */
   uint64_t lost_arcs;
   int hz;
   pid_t pid;
@@ -83,7 +83,6 @@ static void drop_timer(void *t)
 /* A CPU-time timer for the calling thread, signalling only this thread. */
 static void start_thread_timer(void)
 {
-  __prof_thread_ready = 1;
   if (!P.hz) return;
   struct sigevent ev;
   memset(&ev, 0, sizeof ev);
@@ -140,15 +139,10 @@ void __monstartup(unsigned long lowpc, unsigned long highpc)
   }
   P.nbins = P.textsize / HIST_GRANULE;
   P.bins = map_zero(P.nbins * sizeof *P.bins);
-  size_t want = P.textsize / 4;
-  P.nslots = 1 << 12;
-  while (P.nslots < want && P.nslots < ((size_t)1 << 26)) P.nslots <<= 1;
-  __prof_table = map_zero(P.nslots * sizeof *__prof_table);
-  if (!P.bins || !__prof_table) {
+  if (!P.bins) {
     fprintf(stderr, "libprof: out of memory; not profiling\n");
     return;
   }
-  __prof_mask = P.nslots - 1;
   __prof_lowpc = P.lowpc;
 
   const char *r = getenv("LIBPROF_HZ");
@@ -166,7 +160,6 @@ void __monstartup(unsigned long lowpc, unsigned long highpc)
   P.pid = getpid();
   P.enabled = 1;
   __prof_textsize = P.textsize;
-  start_thread_timer();
 }
 
 void monstartup(unsigned long lowpc, unsigned long highpc)
@@ -184,9 +177,46 @@ void moncontrol(int mode)
 
 /* ---- counting ---- */
 
-static inline uint64_t slot_of(uint64_t key)
+static inline uint64_t slot_of(uint64_t key, uint64_t mask)
 {
-  return ((key * (uint64_t)PROF_HASH_MULT) >> 32) & __prof_mask;
+  return ((key * (uint64_t)PROF_HASH_MULT) >> 32) & mask;
+}
+
+/* The calling thread's table, created (with its timer) on first use. */
+static prof_tab *thread_table(void)
+{
+  prof_tab *t = __prof_tab;
+  if (t) return t;
+  t = map_zero(sizeof *t);
+  prof_slot *slots = map_zero(TAB_INITIAL * sizeof *slots);
+  if (!t || !slots) return NULL;
+  t->mask = TAB_INITIAL - 1;
+  t->slots = slots;
+  prof_tab *head = __atomic_load_n(&P.tabs, __ATOMIC_ACQUIRE);
+  do t->next = head;
+  while (!__atomic_compare_exchange_n(&P.tabs, &head, t, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  __prof_tab = t;
+  start_thread_timer();
+  return t;
+}
+
+/* Doubles a thread's table.  The old slots stay mapped: the writer may be
+   reading them from another thread at exit. */
+static int grow(prof_tab *t)
+{
+  uint64_t n = (t->mask + 1) * 2;
+  prof_slot *ns = map_zero(n * sizeof *ns);
+  if (!ns) return 0;
+  for (uint64_t i = 0; i <= t->mask; i++) {
+    prof_slot *o = &t->slots[i];
+    if (!o->key) continue;
+    uint64_t k = slot_of(o->key, n - 1);
+    while (ns[k].key) k = (k + 1) & (n - 1);
+    ns[k] = *o;
+  }
+  __atomic_store_n(&t->slots, ns, __ATOMIC_RELEASE);
+  __atomic_store_n(&t->mask, n - 1, __ATOMIC_RELEASE);
+  return 1;
 }
 
 void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
@@ -196,29 +226,27 @@ void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
     atexit(_mcleanup);
   }
   if (!P.enabled || P.writing) return;
-  if (!__prof_thread_ready) start_thread_timer();
+  prof_tab *t = thread_table();
+  if (!t) { P.lost_arcs++; return; }
   uintptr_t f = frompc - P.lowpc, s = selfpc - P.lowpc;
   if (f >= P.textsize || s >= P.textsize) return;   /* as glibc: text only */
   uint64_t key = ((uint64_t)f << 32) | s;
   if (key == 0) return;
-  uint64_t i = slot_of(key);
-  for (int probe = 0; probe < MAX_PROBES; probe++, i = (i + 1) & __prof_mask) {
-    prof_slot *sl = &__prof_table[i];
-    uint64_t k = __atomic_load_n(&sl->key, __ATOMIC_ACQUIRE);
-    if (k == 0) {
-      uint64_t zero = 0;
-      if (__atomic_compare_exchange_n(&sl->key, &zero, key, 0, __ATOMIC_ACQ_REL,
-                                      __ATOMIC_ACQUIRE))
-        k = key;
-      else
-        k = zero;                /* another thread took it: which arc? */
-    }
-    if (k == key) {
-      __atomic_fetch_add(&sl->count, 1, __ATOMIC_RELAXED);
+  for (uint64_t i = slot_of(key, t->mask);; i = (i + 1) & t->mask) {
+    prof_slot *sl = &t->slots[i];
+    if (sl->key == key) { sl->count++; return; }
+    if (sl->key == 0) {
+      if ((t->used + 1) * 2 > t->mask + 1) {      /* keep the load under 1/2 */
+        if (!grow(t)) { __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED); return; }
+        __prof_mcount_slow(frompc, selfpc);
+        return;
+      }
+      sl->count = 1;
+      __atomic_store_n(&sl->key, key, __ATOMIC_RELEASE);
+      t->used++;
       return;
     }
   }
-  __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
 }
 
 /* ---- writing ---- */
@@ -260,23 +288,38 @@ static void write_gmon(void)
     uint32_t b = __atomic_load_n(&P.bins[i], __ATOMIC_RELAXED);
     put(f, b > 0xffff ? 0xffff : b, 2);
   }
-  for (size_t i = 0; i < P.nslots; i++) {
-    uint64_t key = __prof_table[i].key, n = __prof_table[i].count;
+  /* sum every thread's table into one, then write an arc record each */
+  uint64_t total = 0;
+  for (prof_tab *t = P.tabs; t; t = t->next) total += t->used;
+  uint64_t n = 16;
+  while (n < total * 2 + 2) n *= 2;
+  prof_slot *sum = map_zero(n * sizeof *sum);
+  for (prof_tab *t = P.tabs; t && sum; t = t->next)
+    for (uint64_t i = 0; i <= t->mask; i++) {
+      prof_slot *o = &t->slots[i];
+      if (!o->key) continue;
+      uint64_t k = slot_of(o->key, n - 1);
+      while (sum[k].key && sum[k].key != o->key) k = (k + 1) & (n - 1);
+      sum[k].key = o->key;
+      sum[k].count += o->count;
+    }
+  for (uint64_t i = 0; sum && i < n; i++) {
+    uint64_t key = sum[i].key, c64 = sum[i].count;
     if (!key) continue;
     uintptr_t from = P.lowpc + (uintptr_t)(key >> 32) - P.bias;
     uintptr_t self = P.lowpc + (uintptr_t)(key & 0xffffffffu) - P.bias;
-    while (n > 0) {              /* counts are 32 bits in the file */
-      uint32_t c = n > 0xffffffffu ? 0xffffffffu : (uint32_t)n;
+    while (c64 > 0) {            /* counts are 32 bits in the file */
+      uint32_t c = c64 > 0xffffffffu ? 0xffffffffu : (uint32_t)c64;
       fputc(1, f);
       put(f, from, as);
       put(f, self, as);
       put(f, c, 4);
-      n -= c;
+      c64 -= c;
     }
   }
   fclose(f);
   if (P.lost_arcs)
-    fprintf(stderr, "libprof: arc table full, %llu calls not counted\n",
+    fprintf(stderr, "libprof: out of memory for arcs, %llu calls not counted\n",
             (unsigned long long)P.lost_arcs);
 }
 
@@ -292,13 +335,17 @@ void _mcleanup(void)
 
 void mcleanup(void) { _mcleanup(); }
 
-/* The child of a fork starts empty and writes its own file. */
+/* The child of a fork starts empty and writes its own file.  Only the
+   forking thread lives on; the others' tables are emptied too. */
 static void child_after_fork(void)
 {
   if (!P.started || !P.bins) return;
   memset(P.bins, 0, P.nbins * sizeof *P.bins);
-  memset(__prof_table, 0, P.nslots * sizeof *__prof_table);
+  for (prof_tab *t = P.tabs; t; t = t->next) {
+    memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
+    t->used = 0;
+  }
   P.lost_arcs = 0;
-  __prof_thread_ready = 0;       /* timers are not inherited */
-  pthread_setspecific(timer_key, NULL);
+  pthread_setspecific(timer_key, NULL);   /* timers are not inherited */
+  if (__prof_tab) start_thread_timer();
 }

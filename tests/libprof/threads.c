@@ -1,6 +1,6 @@
-/* Four threads, each making N calls to one leaf function and burning CPU:
-   libprof must count every call and sample every thread.  Prints the
-   process CPU time in seconds on stderr. */
+/* Four threads, each making N calls to one leaf function and then burning
+   CPU in a loop: libprof must count every call and sample every thread.
+   Prints the process CPU time in seconds on stderr. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +11,16 @@ static long calls_per_thread = 5000000;
 
 __attribute__((noinline)) void leaf(unsigned long i) { sink += i; }
 
+__attribute__((noinline)) void burn(long n)
+{
+  for (long i = 0; i < n; i++) sink += (unsigned long)i;
+}
+
 __attribute__((noinline)) void *worker(void *arg)
 {
   (void)arg;
   for (long i = 0; i < calls_per_thread; i++) leaf((unsigned long)i);
+  burn(300000000);
   return NULL;
 }
 
