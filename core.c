@@ -11,14 +11,10 @@ bfd *core_bfd;
 asymbol **core_syms;
 long core_num_syms;
 asection *core_text_sect;
-static const char *core_name;
-
-const char *core_filename(void) { return core_name; }
 
 void core_init(const char *filename)
 {
   struct stat st;
-  core_name = filename;
   bfd_init();
   /* GNU reports a directory the way it reports a missing file. */
   if (stat(filename, &st) == 0 && S_ISDIR(st.st_mode))

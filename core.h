@@ -11,6 +11,5 @@ void core_create_function_syms(void);   /* corefile.c: fills symtab */
 void core_read_external_symtab(const char *filename);   /* -S */
 /* Source position of an address from debug info; 0 when unknown. */
 int core_src_info(vma_t addr, const char **file, int *line);
-const char *core_filename(void);
 int core_has_line_info(void);     /* DWARF or stabs present */
 #endif

@@ -35,11 +35,10 @@ struct Sym {
   const char *label;            /* dname plus inline file, on first use */
   const char *file;             /* source file: use src_sym_file() */
   int line;
-  unsigned is_func : 1, is_static : 1, is_cycle : 1, mapped : 1, file_done : 1;
+  unsigned is_func : 1, is_static : 1, is_cycle : 1, file_done : 1;
   double hist_time;             /* samples credited by the histogram */
   uint64_t ncalls;              /* calls from other functions */
   uint64_t self_calls;          /* calls from itself */
-  uint64_t bb_total;            /* basic-block counts seen in it */
   /* call graph state */
   int index;                    /* print index, 0 = none */
   int top_order;                /* depth-first number */
@@ -69,12 +68,13 @@ typedef struct {
 /* Global run state (options and what the inputs contained). */
 typedef struct {
   int brief, zeros, no_static, ignore_non_func, traditional;
-  int want_flat, want_graph, want_info, want_sum, want_exec, want_func_order;
-  int explicit_flat, explicit_graph;
+  int want_info, want_sum;
   int print_path, inline_names, demangle, line;
+  /* accepted for options whose reports are not implemented yet */
   int static_cg, all_lines, separate_files, table_length;
   unsigned long min_count;
-  const char *map_file, *ext_symtab;
+  const char *map_file;
+  const char *ext_symtab;       /* -S */
   int width;
   int file_format;              /* FF_AUTO ... */
   int debug;
