@@ -201,12 +201,19 @@ static prof_tab *thread_table(void)
 }
 
 /* Doubles a thread's table.  The old slots stay mapped: the writer may be
-   reading them from another thread at exit. */
+   reading them from another thread at exit.  Signals are blocked meanwhile
+   so a handler's fast path never sees the slots and mask disagree. */
 static int grow(prof_tab *t)
 {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
   uint64_t n = (t->mask + 1) * 2;
   prof_slot *ns = map_zero(n * sizeof *ns);
-  if (!ns) return 0;
+  if (!ns) {
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return 0;
+  }
   for (uint64_t i = 0; i <= t->mask; i++) {
     prof_slot *o = &t->slots[i];
     if (!o->key) continue;
@@ -216,18 +223,16 @@ static int grow(prof_tab *t)
   }
   __atomic_store_n(&t->slots, ns, __ATOMIC_RELEASE);
   __atomic_store_n(&t->mask, n - 1, __ATOMIC_RELEASE);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
   return 1;
 }
 
-void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
+static __thread int in_slow;     /* set while this thread is in count_slow */
+
+static void count_slow(uintptr_t frompc, uintptr_t selfpc)
 {
-  if (!P.started) {              /* no start-up file called it */
-    __monstartup(0, 0);
-    atexit(_mcleanup);
-  }
-  if (!P.enabled || P.writing) return;
   prof_tab *t = thread_table();
-  if (!t) { P.lost_arcs++; return; }
+  if (!t) { __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED); return; }
   uintptr_t f = frompc - P.lowpc, s = selfpc - P.lowpc;
   if (f >= P.textsize || s >= P.textsize) return;   /* as glibc: text only */
   uint64_t key = ((uint64_t)f << 32) | s;
@@ -238,7 +243,7 @@ void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
     if (sl->key == 0) {
       if ((t->used + 1) * 2 > t->mask + 1) {      /* keep the load under 1/2 */
         if (!grow(t)) { __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED); return; }
-        __prof_mcount_slow(frompc, selfpc);
+        count_slow(frompc, selfpc);
         return;
       }
       sl->count = 1;
@@ -247,6 +252,25 @@ void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
       return;
     }
   }
+}
+
+/* The stubs' slow path.  A profiled signal handler that interrupts this
+   thread here would find its table half-updated: such a nested call is
+   not counted (it is reported at exit with the other lost calls). */
+void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
+{
+  if (!P.started) {              /* no start-up file called it */
+    __monstartup(0, 0);
+    atexit(_mcleanup);
+  }
+  if (!P.enabled || P.writing) return;
+  if (in_slow) {
+    __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  in_slow = 1;
+  count_slow(frompc, selfpc);
+  in_slow = 0;
 }
 
 /* ---- writing ---- */

@@ -73,6 +73,12 @@ echo "$share" | awk '{exit !($1 >= 0.90)}'
 say $? "sampled share of CPU time with 4 threads: $share (>= 0.90)"
 agree threads gmon.out; say $? "GNU gprof agrees on the threaded file"
 
+# a profiled signal handler interrupting profiled code
+rm -f gmon.out
+cc -O1 -pg "$here/signals.c" -o signals -L"$top/libprof" -lprof && ticks=$(./signals)
+[ -n "$ticks" ] && [ "$(calls signals gmon.out work)" = 3000000 ] && [ -n "$(calls signals gmon.out in_handler)" ]
+say $? "profiled signal handlers: no crash, calls counted ($ticks signals)"
+
 # i386, when the compiler can build it
 if printf '#include <errno.h>\n#include <stdio.h>\nint main(void){return 0;}\n' | cc -m32 -x c - -o m32test 2>/dev/null; then
   cc -m32 -O2 -fno-omit-frame-pointer -std=gnu11 -c "$top/libprof/gmon.c" -o g32.o \
