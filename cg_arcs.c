@@ -178,6 +178,9 @@ static void propagate_flags(Sym **top, size_t n)
 
 static void propagate_time(Sym *parent)
 {
+  /* a function that passes no time on collects none either (GNU: its
+     flat-profile total then shows only its own time) */
+  if (parent->prop_fract == 0.0) return;
   for (Arc *a = parent->children; a; a = a->next_child) {
     Sym *child = a->child;
     if (a->count == 0 || child == parent || child->prop_fract == 0.0) continue;

@@ -182,7 +182,7 @@ void hist_print(void)
   for (i = 0; i < symtab.len; i++) {
     Sym *s = &symtab.base[i];
     if (!s->ncalls) continue;
-    double t = (s->hist_time + s->prop_child) / hz / (double)s->ncalls;
+    double t = (s->hist_time + s->child_time) / hz / (double)s->ncalls;
     if (s->hist_time / hz / (double)s->ncalls > t) t = s->hist_time / hz / (double)s->ncalls;
     if (t > top) top = t;
   }
@@ -225,7 +225,7 @@ void hist_print(void)
     if (s->ncalls)
       printf(" %8llu %8.2f %8.2f  ", (unsigned long long)s->ncalls,
              s->hist_time / hz / (double)s->ncalls * scale,
-             (s->hist_time + s->prop_child) / hz / (double)s->ncalls * scale);
+             (s->hist_time + s->child_time) / hz / (double)s->ncalls * scale);
     else
       printf(" %8s %8s %8s  ", "", "", "");
     if (opt.traditional) cg_print_name(s);
