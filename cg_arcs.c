@@ -261,7 +261,8 @@ Sym **cg_assemble(size_t *nout)
   }
   for (int c = 1; c <= num_cycles; c++) {
     Sym *cyc = &cycle_syms[c];
-    for (Sym *m = cyc->cyc_next; m; m = m->cyc_next) cyc->hist_time += m->hist_time;
+    for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+      if (m->prop_fract != 0.0) cyc->hist_time += m->hist_time;
     cyc->prop_self = cyc->hist_time * cyc->prop_fract;
   }
   for (i = 0; i < n; i++) propagate_time(top[i]);
