@@ -207,7 +207,7 @@ static void propagate_time(Sym *parent)
         a->child_time, parent->prop_fract);
     /* a cycle collects only what its members pass on (GNU) */
     if (parent->cycle_num) {
-      parent->cyc_head->child_time += prop_share;
+      parent->cyc_head->child_time += share;
       parent->cyc_head->prop_child += prop_share;
     }
   }

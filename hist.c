@@ -201,7 +201,7 @@ void hist_print(void)
       printf("\ngranularity: each sample hit covers %ld byte(s) for %.2f%% of %.2f seconds\n\n",
              hist_granularity_bytes(), 100.0 / total, total / hz);
     else
-      printf("\ngranularity: each sample hit covers %ld byte(s) no time propagated\n\n",
+      printf("\ngranularity: each sample hit covers %ld byte(s) no time accumulated\n\n",
              hist_granularity_bytes());
   } else {
     printf("Flat profile:\n\n");
