@@ -292,5 +292,6 @@ int main(int argc, char **argv)
     if (printed) printf("\f\n");
     bb_print_exec_counts();
   }
+  if (style & STYLE_FUNC_ORDER) cg_print_function_ordering();
   return 0;
 }
