@@ -103,6 +103,7 @@ static void help(void)
     "  -N, --no-time=SPEC            do not propagate SPEC's time\n"
     "  -e/-E/-f/-F NAME              older forms of -Q/-N/-q/-n for one name\n"
     "  -S, --external-symbol-table=FILE  symbols from an nm-style table\n"
+    "  -r, --function-ordering       suggest an order for the functions\n"
     "Files:\n"
     "  -s, --sum                     write the summed data to gmon.sum\n"
     "  -i, --file-info               count the records in each profile file\n"
