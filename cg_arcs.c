@@ -205,7 +205,8 @@ static void propagate_time(Sym *parent)
         "parent passes %g\n", parent->name, child->is_cycle ? "<cycle>" : child->name,
         (unsigned long long)a->count, (unsigned long long)child->ncalls, a->time,
         a->child_time, parent->prop_fract);
-    /* a cycle collects only what its members pass on (GNU) */
+    /* the cycle gathers its members' shares: whole for its callers' arcs,
+       scaled for its printed children column */
     if (parent->cycle_num) {
       parent->cyc_head->child_time += share;
       parent->cyc_head->prop_child += prop_share;
@@ -259,6 +260,9 @@ Sym **cg_assemble(size_t *nout)
     s->child_time = 0;
     s->prop_child = 0;
   }
+  /* A cycle's time, which its callers' arcs share, is the samples of the
+     members that pass time on; its own printed share is that times the
+     cycle's fraction.  (Measured: see doc/DESIGN.md.) */
   for (int c = 1; c <= num_cycles; c++) {
     Sym *cyc = &cycle_syms[c];
     for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)

@@ -4,7 +4,7 @@
  * Options add specs with sym_id_add during option parsing; once the symbol
  * table exists, sym_id_parse matches every spec against it, recording in
  * each Sym a bit per table.  GNU's default exclusions (the profiling
- * runtime's entry points) join EXCL_TIME and EXCL_GRAPH. */
+ * runtime's entry points) join EXCL_TIME, EXCL_GRAPH and EXCL_FLAT. */
 #ifndef SYM_IDS_H
 #define SYM_IDS_H
 #include "gprof.h"
