@@ -254,10 +254,8 @@ static const char cg_blurb[] =
 void cg_print(Sym **order, size_t n)
 {
   size_t i;
-  int idx = 0;
   print_time = 0;
   for (i = 0; i < symtab.len; i++) print_time += symtab.base[i].prop_self;
-  (void)idx;
 
   if (opt.traditional) {
     if (!opt.brief) printf("%s", cg_blurb_trad), print_notice();
@@ -315,12 +313,11 @@ static void index_name(const Sym *s, char *buf, size_t len)
 /* Three columns filled top to bottom; a column's bracketed index ends six
    places after the column's start, or follows a single space when what
    precedes it (an overlong name or index) leaves no room. */
-void cg_print_index(Sym **order, size_t n)
+void cg_print_index(void)
 {
   size_t k = 0, i;
   /* address order in, so equal names stay in address order */
   Sym **v = xmalloc((symtab.len + (size_t)num_cycles + 1) * sizeof *v);
-  (void)order; (void)n;
   for (i = 0; i < symtab.len + (size_t)num_cycles; i++) {
     Sym *s = i < symtab.len ? &symtab.base[i] : &cycle_syms[i - symtab.len + 1];
     if (!s->index) continue;

@@ -3,7 +3,7 @@
 #define CG_PRINT_H
 #include "gprof.h"
 void cg_print(Sym **order, size_t n);
-void cg_print_index(Sym **order, size_t n);
+void cg_print_index(void);
 void cg_print_function_ordering(void);   /* -r */
 void print_notice(void);
 void cg_print_name(const Sym *s);   /* name <cycle N> [index] */

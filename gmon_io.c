@@ -102,7 +102,7 @@ static void read_hist_rec(const char *filename, GmonBuf *b)
   uint64_t *bins = xmalloc((size_t)n * sizeof *bins);
   for (uint32_t i = 0; i < n; i++) bins[i] = get_n(b->p + 2 * (size_t)i, 2);
   b->p += 2 * (size_t)n;
-  hist_add(filename, lo, hi, n, rate, dimen, abbrev, bins);
+  hist_add(lo, hi, n, rate, dimen, abbrev, bins);
   free(bins);
 }
 
@@ -200,7 +200,7 @@ static void read_bsd(const char *filename, GmonBuf *b, int force44)
   uint64_t *bins = xmalloc((size_t)nbins * sizeof *bins);
   for (uint32_t i = 0; i < nbins; i++) bins[i] = get_n(b->p + 2 * (size_t)i, 2);
   b->p += 2 * (size_t)nbins;
-  hist_add(filename, lo, hi, nbins, rate ? rate : 100, "seconds", 's', bins);
+  hist_add(lo, hi, nbins, rate ? rate : 100, "seconds", 's', bins);
   free(bins);
   opt.have_hist = 1;
   nrec_hist++;

@@ -279,13 +279,13 @@ int main(int argc, char **argv)
       hist_print();
       printed = 1;
     }
-    if (graph) cg_print_index(order, ncg);
+    if (graph) cg_print_index();
   } else {
     if (flat) { hist_print(); printed = 1; }
     if (graph) {
       if (printed) printf("\f\n");
       cg_print(order, ncg);
-      cg_print_index(order, ncg);
+      cg_print_index();
       printed = 1;
     }
   }

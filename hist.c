@@ -23,10 +23,9 @@ static double rec_scale(vma_t lo, vma_t hi, uint32_t n)
   return n ? (double)((hi - lo) / UNIT) / n : 0.0;
 }
 
-void hist_add(const char *file, vma_t lowpc, vma_t highpc, uint32_t nbins,
+void hist_add(vma_t lowpc, vma_t highpc, uint32_t nbins,
               uint32_t rate, const char *dimen, char abbrev, const uint64_t *bins)
 {
-  (void)file;
   if (hist_nrecs == 0 && !hist_recs) {
     hist_hz = rate;
     snprintf(hist_dimen, sizeof hist_dimen, "%s", dimen);
@@ -61,8 +60,6 @@ void hist_add(const char *file, vma_t lowpc, vma_t highpc, uint32_t nbins,
   h->bins = xmalloc((size_t)nbins * sizeof *h->bins + 1);
   memcpy(h->bins, bins, (size_t)nbins * sizeof *h->bins);
 }
-
-double hist_total_time(void) { return total_samples; }
 
 long hist_granularity_bytes(void)
 {

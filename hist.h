@@ -20,11 +20,10 @@ extern char hist_dimen[HIST_DIMEN_LEN + 1];
 extern char hist_dimen_abbrev;
 
 /* Adds a record; BINS holds NBINS raw counts. */
-void hist_add(const char *file, vma_t lowpc, vma_t highpc, uint32_t nbins,
+void hist_add(vma_t lowpc, vma_t highpc, uint32_t nbins,
               uint32_t rate, const char *dimen, char abbrev,
               const uint64_t *bins);
 void hist_assign_samples(void);
 void hist_print(void);
-double hist_total_time(void);
 long hist_granularity_bytes(void);
 #endif
