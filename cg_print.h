@@ -1,4 +1,7 @@
-/* cg_print.h -- the call graph and the index by function name. */
+/* cg_print.h -- printing what cg_arcs.c computed: the call graph entries
+ * in ORDER (as cg_assemble returns them), the index by function name, and
+ * the -r function ordering.  Each prints to stdout, with its explanation
+ * unless -b. */
 #ifndef CG_PRINT_H
 #define CG_PRINT_H
 #include "gprof.h"
