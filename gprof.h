@@ -63,6 +63,8 @@ typedef struct {
   Sym *base;
   size_t len;
   vma_t *addrs;                 /* base[i].addr, packed for fast search */
+  size_t *bucket, nbuckets;     /* sym_lookup's index, built on first use */
+  unsigned shift;
 } SymTab;
 
 /* Global run state (options and what the inputs contained). */

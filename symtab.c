@@ -60,6 +60,8 @@ void symtab_finalize(SymTab *tab)
   tab->len = out;
   free(tab->addrs);
   tab->addrs = xmalloc((out + 1) * sizeof *tab->addrs);
+  free(tab->bucket);
+  tab->bucket = NULL;
   for (i = 0; i < out; i++) {
     Sym *s = &tab->base[i];
     tab->addrs[i] = s->addr;
@@ -68,11 +70,38 @@ void symtab_finalize(SymTab *tab)
   }
 }
 
+/* A bucket index over the address range: bucket b holds the index of
+   the last symbol starting at or below the bucket's first address, so a
+   lookup searches only the few symbols of one bucket. */
+static void build_buckets(SymTab *tab)
+{
+  vma_t lo = tab->addrs[0], span = tab->addrs[tab->len - 1] - lo + 1;
+  unsigned shift = 0;
+  while ((span >> shift) > 2 * tab->len + 1) shift++;
+  size_t nb = (size_t)(span >> shift) + 2;
+  tab->bucket = xmalloc(nb * sizeof *tab->bucket);
+  tab->nbuckets = nb;
+  tab->shift = shift;
+  size_t j = 0;
+  for (size_t b = 0; b < nb; b++) {
+    vma_t start = lo + ((vma_t)b << shift);
+    while (j + 1 < tab->len && tab->addrs[j + 1] <= start) j++;
+    tab->bucket[b] = j;
+  }
+}
+
 /* The symbol whose range [addr, end_addr] holds ADDR, or NULL. */
 Sym *sym_lookup(const SymTab *tab, vma_t addr)
 {
   size_t lo = 0, hi = tab->len;
   if (!hi || addr < tab->addrs[0]) return NULL;
+  if (!tab->bucket) build_buckets((SymTab *)tab);
+  vma_t off = (addr - tab->addrs[0]) >> tab->shift;
+  if (off + 1 < tab->nbuckets) {
+    lo = tab->bucket[off];
+    hi = tab->bucket[off + 1] + 1;
+    if (hi > tab->len) hi = tab->len;
+  }
   while (hi - lo > 1) {         /* on the packed addresses: cache-friendly */
     size_t mid = lo + (hi - lo) / 2;
     if (tab->addrs[mid] <= addr) lo = mid; else hi = mid;
