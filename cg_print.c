@@ -44,7 +44,10 @@ void cg_print_name(const Sym *s)
 /* Arc order within an entry: self arcs, then arcs within a cycle (by
    count), then the rest by time and count.  Equal arcs come out in reverse
    of their list order, as GNU's insertion sort leaves them. */
-typedef struct { Arc *a; size_t pos; } ArcKey;
+typedef struct {
+  union { Arc *a; Sym *s; };    /* an arc, or a cycle member */
+  size_t pos;
+} ArcKey;
 
 static int arc_rank(const Arc *a)
 {
@@ -88,18 +91,22 @@ static int key_desc(const void *a, const void *b)
 static ArcKey *keys;
 static size_t keys_cap;
 
+/* keys[n], the array grown to hold it, with its list position set. */
+static ArcKey *key_slot(size_t n)
+{
+  if (n == keys_cap) {
+    keys_cap = keys_cap ? keys_cap * 2 : 64;
+    keys = xrealloc(keys, keys_cap * sizeof *keys);
+  }
+  keys[n].pos = n;
+  return &keys[n];
+}
+
 static size_t collect(Arc *list, int parents)
 {
   size_t n = 0;
-  for (Arc *a = list; a; a = parents ? a->next_parent : a->next_child) {
-    if (n == keys_cap) {
-      keys_cap = keys_cap ? keys_cap * 2 : 64;
-      keys = xrealloc(keys, keys_cap * sizeof *keys);
-    }
-    keys[n].a = a;
-    keys[n].pos = n;
-    n++;
-  }
+  for (Arc *a = list; a; a = parents ? a->next_parent : a->next_child)
+    key_slot(n++)->a = a;
   if (n > 1) qsort(keys, n, sizeof *keys, parents ? key_asc : key_desc);
   for (size_t i = 0; i < n && (opt.debug & DBG_ARCSORT); i++)
     DBG(DBG_ARCSORT, "arcsort: %s %zu: %s -> %s, %llu calls, %g\n", parents ? "parent" : "child",
@@ -164,7 +171,7 @@ static void print_primary(Sym *s)
 static int cmp_member(const void *a, const void *b)
 {
   const ArcKey *x = a, *y = b;
-  const Sym *p = (const Sym *)x->a, *q = (const Sym *)y->a;
+  const Sym *p = x->s, *q = y->s;
   double tp = p->prop_self + p->prop_child, tq = q->prop_self + q->prop_child;
   if (tp > tq) return -1;
   if (tp < tq) return 1;
@@ -177,18 +184,11 @@ static int cmp_member(const void *a, const void *b)
 static void print_members(Sym *cyc)
 {
   size_t n = 0;
-  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next) {
-    if (n == keys_cap) {
-      keys_cap = keys_cap ? keys_cap * 2 : 64;
-      keys = xrealloc(keys, keys_cap * sizeof *keys);
-    }
-    keys[n].a = (Arc *)(void *)m;
-    keys[n].pos = n;
-    n++;
-  }
+  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+    key_slot(n++)->s = m;
   if (n > 1) qsort(keys, n, sizeof *keys, cmp_member);
   for (size_t i = 0; i < n; i++) {
-    Sym *m = (Sym *)(void *)keys[i].a;
+    Sym *m = keys[i].s;
     printf("%6s %5s %7.2f %*.2f %7llu", "", "", m->prop_self / hist_hz,
            CW, m->prop_child / hist_hz, (unsigned long long)m->ncalls);
     if (m->self_calls) printf("+%-7llu     ", (unsigned long long)m->self_calls);

@@ -179,8 +179,7 @@ void hist_print(void)
   for (i = 0; i < symtab.len; i++) {
     Sym *s = &symtab.base[i];
     if (!s->ncalls) continue;
-    double t = (s->hist_time + s->child_time) / hz / (double)s->ncalls;
-    if (s->hist_time / hz / (double)s->ncalls > t) t = s->hist_time / hz / (double)s->ncalls;
+    double t = (s->hist_time + s->child_time) / hz / (double)s->ncalls;  /* >= self/call */
     if (t > top) top = t;
   }
   double scale;
