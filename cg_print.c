@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cg_print.h"
+#include "core.h"
 #include "cg_arcs.h"
 #include "hist.h"
 #include "symtab.h"
@@ -396,6 +397,8 @@ typedef struct {
   Chain **chain;
   long *pos;
   unsigned char *printed;
+  int (*eligible)(const Sym *);  /* may an arc's end join a chain */
+  void (*emit)(const Sym *);     /* prints one function */
 } Layout;
 
 static size_t sidx(const Sym *s) { return (size_t)(s - symtab.base); }
@@ -422,15 +425,17 @@ static void link_before(Layout *L, Sym *b, Sym *a)  /* a then b; a was loose */
   c->head = a;
 }
 
-/* Lays out ARCS[0..n) and prints the chains made; returns the arcs left
-   over in LEFT (which may alias the tail of another array). */
-static size_t order_round(Layout *L, Arc **arcs, size_t n, Arc **left, Arc **placed)
+/* Lays out ARCS[0..n): the arcs placed go to PLACED (*PLACED_N of them),
+   the rest to LEFT (which may alias the tail of another array), and their
+   number is returned. */
+static size_t order_round(Layout *L, Arc **arcs, size_t n, Arc **left, Arc **placed,
+                          size_t *placed_n)
 {
   size_t nl = 0, np = 0;
   for (size_t i = 0; i < n; i++) {
     Arc *a = arcs[i];
     Sym *p = a->parent, *c = a->child;
-    if (!is_used(p) || !is_used(c)) continue;
+    if (!L->eligible(p) || !L->eligible(c)) continue;
     if (L->printed[sidx(p)] || L->printed[sidx(c)]) { left[nl++] = a; continue; }
     Chain *cp = L->chain[sidx(p)], *cc = L->chain[sidx(c)];
     if (!cp && !cc) {
@@ -454,15 +459,22 @@ static size_t order_round(Layout *L, Arc **arcs, size_t n, Arc **left, Arc **pla
     }
     placed[np++] = a;
   }
-  for (size_t i = 0; i < np; i++) {
-    Sym *s = placed[i]->parent;
-    if (L->printed[sidx(s)]) continue;
+  if (placed_n) *placed_n = np;
+  return nl;
+}
+
+/* Prints, whole, each chain not yet printed that holds the caller of one
+   of SEQ[0..n), in that order. */
+static void print_chains(Layout *L, Arc **seq, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    Sym *s = seq[i]->parent;
+    if (!L->chain[sidx(s)] || L->printed[sidx(s)]) continue;
     for (s = L->chain[sidx(s)]->head; s; s = L->next[sidx(s)]) {
       L->printed[sidx(s)] = 1;
-      printf("%s\n", s->name);
+      L->emit(s);
     }
   }
-  return nl;
 }
 
 static int cmp_arc_count(const void *a, const void *b)
@@ -471,24 +483,49 @@ static int cmp_arc_count(const void *a, const void *b)
   return (x->count < y->count) - (x->count > y->count);
 }
 
-void cg_print_function_ordering(void)
+static void emit_name(const Sym *s) { printf("%s\n", s->name); }
+
+static void layout_init(Layout *L, int (*eligible)(const Sym *), void (*emit)(const Sym *))
 {
-  size_t n = symtab.len, na = 0, i;
-  Layout L;
-  L.next = xcalloc(n + 1, sizeof *L.next);
-  L.prev = xcalloc(n + 1, sizeof *L.prev);
-  L.chain = xcalloc(n + 1, sizeof *L.chain);
-  L.pos = xcalloc(n + 1, sizeof *L.pos);
-  L.printed = xcalloc(n + 1, 1);
+  size_t n = symtab.len;
+  L->next = xcalloc(n + 1, sizeof *L->next);
+  L->prev = xcalloc(n + 1, sizeof *L->prev);
+  L->chain = xcalloc(n + 1, sizeof *L->chain);
+  L->pos = xcalloc(n + 1, sizeof *L->pos);
+  L->printed = xcalloc(n + 1, 1);
+  L->eligible = eligible;
+  L->emit = emit;
+}
+
+static void layout_free(Layout *L)
+{
+  /* each chain once: gather them through their heads, then free */
+  size_t n = 0;
+  for (size_t i = 0; i < symtab.len; i++)
+    if (L->chain[i] && L->chain[i]->head == &symtab.base[i]) L->chain[n++] = L->chain[i];
+  for (size_t i = 0; i < n; i++) free(L->chain[i]);
+  free(L->next); free(L->prev); free(L->chain); free(L->pos); free(L->printed);
+}
+
+/* The arcs other than self calls, in the order first read; *TOTAL gets
+   the sum of their counts. */
+static Arc **plain_arcs(size_t *na, double *total)
+{
   Arc **arcs = xmalloc((num_arcs + 1) * sizeof *arcs);
-  double total = 0;
-  for (i = 0; i < num_arcs; i++) {
+  *na = 0;
+  *total = 0;
+  for (size_t i = 0; i < num_arcs; i++) {
     Arc *a = arcs_in_order[i];
     if (a->parent == a->child) continue;
-    arcs[na++] = a;
-    total += (double)a->count;
+    arcs[(*na)++] = a;
+    *total += (double)a->count;
   }
-  if (na > 1) qsort(arcs, na, sizeof *arcs, cmp_arc_count);   /* stable */
+  return arcs;
+}
+
+/* How many leading ARCS stay within 99% of TOTAL calls. */
+static size_t within_99(Arc **arcs, size_t na, double total)
+{
   size_t first = 0;
   double cum = 0;
   while (first < na) {
@@ -496,14 +533,29 @@ void cg_print_function_ordering(void)
     if (cum / total > 0.99) break;
     first++;
   }
+  return first;
+}
+
+void cg_print_function_ordering(void)
+{
+  size_t n = symtab.len, na, i;
+  double total;
+  Layout L;
+  layout_init(&L, is_used, emit_name);
+  Arc **arcs = plain_arcs(&na, &total);
+  if (na > 1) qsort(arcs, na, sizeof *arcs, cmp_arc_count);   /* stable */
+  size_t first = within_99(arcs, na, total);
   /* round two's list: the rest, then what round one left over */
   Arc **two = xmalloc((na + 1) * sizeof *two);
   Arc **placed = xmalloc((na + 1) * sizeof *placed);
   size_t nrest = na - first;
   memcpy(two, arcs + first, nrest * sizeof *two);
-  size_t nleft = order_round(&L, arcs, first, two + nrest, placed);
+  size_t np;
+  size_t nleft = order_round(&L, arcs, first, two + nrest, placed, &np);
+  print_chains(&L, placed, np);
   Arc **dummy = xmalloc((na + 1) * sizeof *dummy);
-  order_round(&L, two, nrest + nleft, dummy, placed);
+  order_round(&L, two, nrest + nleft, dummy, placed, &np);
+  print_chains(&L, placed, np);
   for (i = 0; i < n; i++)
     if (!L.printed[i] && is_used(&symtab.base[i])) {
       L.printed[i] = 1;
@@ -512,5 +564,47 @@ void cg_print_function_ordering(void)
   for (i = 0; i < n; i++)
     if (!L.printed[i]) printf("%s\n", symtab.base[i].name);
   free(dummy); free(placed); free(two); free(arcs);
-  free(L.next); free(L.prev); free(L.chain); free(L.pos); free(L.printed);
+  layout_free(&L);
+}
+
+/* ---- -R: a suggested order of object files ----
+ *
+ * Measured (doc/DESIGN.md, "-R"): the functions the map renamed to their
+ * object files are laid into chains like -r's first round, but over the
+ * arcs in the order first read (not by count), still cut where the
+ * running sum passes 99% of all calls, and in that one round only.  The
+ * chains print in the order their members first appear as callers in
+ * those arcs, one line per function (its object's name, so an object
+ * recurs), then the other mapped functions in address order, then, sorted
+ * by name, the objects none of whose functions was printed. */
+static unsigned char *file_printed;
+
+static int is_mapped(const Sym *s) { return s->map_file != 0; }
+
+static void emit_file(const Sym *s)
+{
+  file_printed[s->map_file - 1] = 1;
+  printf("%s\n", s->name);
+}
+
+void cg_print_file_ordering(void)
+{
+  size_t n = symtab.len, na, nfiles, i;
+  double total;
+  const char *const *files = core_map_files(&nfiles);
+  file_printed = xcalloc(nfiles + 1, 1);
+  Layout L;
+  layout_init(&L, is_mapped, emit_file);
+  Arc **arcs = plain_arcs(&na, &total);
+  size_t first = within_99(arcs, na, total);
+  Arc **left = xmalloc((na + 1) * sizeof *left);
+  Arc **placed = xmalloc((na + 1) * sizeof *placed);
+  order_round(&L, arcs, first, left, placed, NULL);
+  print_chains(&L, arcs, first);
+  for (i = 0; i < n; i++)
+    if (!L.printed[i] && is_mapped(&symtab.base[i])) emit_file(&symtab.base[i]);
+  for (i = 0; i < nfiles; i++)
+    if (!file_printed[i]) printf("%s\n", files[i]);
+  free(left); free(placed); free(arcs); free(file_printed);
+  layout_free(&L);
 }

@@ -8,6 +8,7 @@
 void cg_print(Sym **order, size_t n);
 void cg_print_index(void);
 void cg_print_function_ordering(void);   /* -r */
+void cg_print_file_ordering(void);       /* -R: needs core_read_map */
 void print_notice(void);
 void cg_print_name(const Sym *s);   /* name <cycle N> [index] */
 #endif

@@ -9,6 +9,12 @@
 void core_init(const char *filename);
 void core_create_function_syms(void);   /* corefile.c: fills symtab */
 void core_read_external_symtab(const char *filename);   /* -S */
+/* -R: reads the function-to-object map (nm --print-file-name format);
+   core_create_function_syms then renames each mapped function to its
+   object file and sets its map_file.  core_map_files lists the distinct
+   object names, sorted. */
+void core_read_map(const char *filename);
+const char *const *core_map_files(size_t *n);
 /* Source position of an address from debug info; 0 when unknown. */
 int core_src_info(vma_t addr, const char **file, int *line);
 int core_has_line_info(void);     /* DWARF or stabs present */

@@ -2,6 +2,7 @@
 #define PACKAGE "gprof"
 #define PACKAGE_VERSION "0"
 #include <bfd.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core.h"
 #include "symtab.h"
@@ -12,6 +13,9 @@ extern long core_num_syms;
 extern asection *core_text_sect;
 
 static int static_name_ok(const char *n);
+typedef struct MapEnt MapEnt;
+static const MapEnt *map_find(const char *name);
+static int map_apply(Sym *s);
 
 /* 'T' for a global text symbol, 't' for a static one, 0 to ignore it.
    GNU treats weak symbols ('W') as global text wherever they live. */
@@ -74,6 +78,10 @@ void core_create_function_syms(void)
     const char *name = as->name;
     if (lead && name[0] == lead) name++;
     s->name = name;
+    if (!map_apply(s)) {
+      n--;
+      continue;
+    }
     s->addr = bfd_asymbol_value(as);
     s->is_static = (c == 't');
     s->is_func = (as->flags & BSF_FUNCTION) != 0;
@@ -117,4 +125,147 @@ void core_read_external_symtab(const char *filename)
   fclose(f);
   symtab.len = n;
   symtab_finalize(&symtab);
+}
+
+/* ---- -R: the function-to-object map ----
+ *
+ * Measured on GNU gprof 2.40 (doc/DESIGN.md, "-R"): a record is an object
+ * name up to the first ':' (leading blanks kept, no newline in it), then
+ * the rest of the line; the symbol is what follows the last blank of that
+ * rest (nm's "address type name" yields the name; a trailing blank yields
+ * no name).  Whitespace after a record, blank lines included, is skipped.
+ * A function named by a record that follows a record of the same object
+ * is left out of the symbol table altogether (its addresses fall to the
+ * function before it), so of nm's output only the first symbol of each
+ * object stays, renamed, and absorbs the rest.  A symbol
+ * named by several records gets the one a binary search of the records,
+ * sorted by name with ties in file order, lands on. */
+struct MapEnt {
+  const char *name;
+  unsigned file;                /* 1 + index in map_files */
+  int cont;                     /* same object as the record before */
+  size_t seq;
+};
+
+static MapEnt *map_ents;
+static size_t map_len;
+static const char **map_files;
+static size_t map_nfiles;
+
+static int map_ent_cmp(const void *a, const void *b)
+{
+  const MapEnt *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  if (c) return c;
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
+
+static int is_space(char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+void core_read_map(const char *filename)
+{
+  FILE *f = fopen(filename, "r");
+  if (!f) fatal("%s: could not open %s.\n", opt.whoami, filename);
+  size_t cap = 1 << 16, len = 0;
+  char *buf = xmalloc(cap);
+  size_t got;
+  while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
+    len += got;
+    if (len == cap) buf = xrealloc(buf, cap *= 2);
+  }
+  fclose(f);
+
+  /* records: (object, name) pairs in file order, both cut out of BUF */
+  size_t rcap = 256, nrec = 0;
+  const char **robj = xmalloc(rcap * sizeof *robj), **rname = xmalloc(rcap * sizeof *rname);
+  char *p = buf, *end = buf + len;
+  while (p < end) {
+    char *obj = p;
+    while (p < end && *p != ':' && *p != '\n') p++;
+    if (p == obj || p == end || *p != ':')
+      fatal("%s: unable to parse mapping file %s.\n", opt.whoami, filename);
+    *p++ = 0;
+    char *rest = p;
+    while (p < end && *p != '\n') p++;
+    char *rest_end = p;
+    while (p < end && is_space(*p)) p++;
+    *rest_end = 0;
+    char *name = rest_end;
+    while (name > rest && !is_blank(name[-1])) name--;
+    if (nrec == rcap) {
+      rcap *= 2;
+      robj = xrealloc(robj, rcap * sizeof *robj);
+      rname = xrealloc(rname, rcap * sizeof *rname);
+    }
+    robj[nrec] = obj;
+    rname[nrec++] = name;
+  }
+
+  /* distinct objects, sorted */
+  map_files = xmalloc((nrec + 1) * sizeof *map_files);
+  memcpy(map_files, robj, nrec * sizeof *map_files);
+  if (nrec > 1) qsort(map_files, nrec, sizeof *map_files, str_cmp);
+  for (size_t i = 0; i < nrec; i++)
+    if (!map_nfiles || strcmp(map_files[map_nfiles - 1], map_files[i]))
+      map_files[map_nfiles++] = map_files[i];
+
+  map_ents = xmalloc((nrec + 1) * sizeof *map_ents);
+  for (size_t i = 0; i < nrec; i++) {
+    const char **hit = bsearch(&robj[i], map_files, map_nfiles, sizeof *map_files, str_cmp);
+    map_ents[map_len].name = rname[i];
+    map_ents[map_len].file = (unsigned)(hit - map_files) + 1;
+    map_ents[map_len].cont = i && !strcmp(robj[i], robj[i - 1]);
+    map_ents[map_len].seq = i;
+    map_len++;
+  }
+  if (map_len > 1) qsort(map_ents, map_len, sizeof *map_ents, map_ent_cmp);
+  free(robj);
+  free(rname);
+  DBG(DBG_SYMTAB, "map: %zu records, %zu objects\n", nrec, map_nfiles);
+}
+
+const char *const *core_map_files(size_t *n)
+{
+  *n = map_nfiles;
+  return map_files;
+}
+
+/* The plain binary search (first probe in the middle, lower half on
+   "less"), so that among records naming the same symbol we pick the one
+   GNU picks. */
+static const MapEnt *map_find(const char *name)
+{
+  size_t lo = 0, hi = map_len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = strcmp(name, map_ents[mid].name);
+    if (c < 0) hi = mid;
+    else if (c > 0) lo = mid + 1;
+    else return &map_ents[mid];
+  }
+  return NULL;
+}
+
+/* A mapped function takes its object's name everywhere it is printed
+   (GNU renames it when the symbol table is built, so symspecs see the
+   new name too); returns 0 for a function to leave out. */
+static int map_apply(Sym *s)
+{
+  if (!map_len) return 1;
+  const MapEnt *m = map_find(s->name);
+  if (!m) return 1;
+  if (m->cont) return 0;
+  s->name = map_files[m->file - 1];
+  s->map_file = m->file;
+  return 1;
 }

@@ -229,8 +229,12 @@ int main(int argc, char **argv)
     }
   }
   if (optind < argc) a_out = argv[optind++];
+  if ((style & STYLE_FUNC_ORDER) && (style & STYLE_FILE_ORDER))
+    fatal("%s: Only one of --function-ordering and --file-ordering may be specified.\n",
+          opt.whoami);
 
   core_init(a_out);
+  if (opt.map_file) core_read_map(opt.map_file);
   if (opt.ext_symtab) core_read_external_symtab(opt.ext_symtab);
   else core_create_function_syms();
   sym_id_parse();
@@ -294,5 +298,6 @@ int main(int argc, char **argv)
     bb_print_exec_counts();
   }
   if (style & STYLE_FUNC_ORDER) cg_print_function_ordering();
+  if (style & STYLE_FILE_ORDER) cg_print_file_ordering();
   return 0;
 }

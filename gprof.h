@@ -36,6 +36,7 @@ struct Sym {
   const char *file;             /* source file: use src_sym_file() */
   int line;
   unsigned is_func : 1, is_static : 1, is_cycle : 1, file_done : 1;
+  unsigned map_file;            /* -R: 1 + index in core_map_files, 0 = none */
   double hist_time;             /* samples credited by the histogram */
   uint64_t ncalls;              /* calls from other functions */
   uint64_t self_calls;          /* calls from itself */

@@ -9,6 +9,9 @@ cd "$(dirname "$0")"
 [ -x /usr/bin/gprof ] || { echo "gen.sh needs GNU gprof in /usr/bin" >&2; exit 1; }
 ed="python3 tools/gmonedit.py"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# per-case option sets are hand-written: keep them across the rebuild
+mkdir "$tmp/optsets"
+for f in cases/*/optsets; do [ -f "$f" ] && cp "$f" "$tmp/optsets/$(basename $(dirname $f))"; done
 rm -rf cases; mkdir cases
 
 prog() { # name compiler flags source args
@@ -53,11 +56,23 @@ derive bad_scale cycles gmon.out gmon.half
 cp cases/cycles/gmon.out cases/bad_scale/; $ed rescale cases/cycles/gmon.out cases/bad_scale/gmon.half
 derive bad_notobj cycles gmon.out; cp cases/cycles/gmon.out cases/bad_notobj/; cp progs/cycles.c cases/bad_notobj/bin
 derive bad_missing cycles gmon.none
+derive options cycles gmon.out; cp cases/cycles/gmon.out cases/options/
+
+# -R maps: nm's own output for the objects of multi, hand-written ones
+# (tests/progs/maps) and random ones for a large synthetic graph.
+derive fileorder multi gmon.out; cp cases/multi/gmon.out cases/fileorder/
+(cd progs/multi && for f in main alpha beta; do gcc -O0 -g -pg -c $f.c -o "$tmp/$f.o"; done)
+(cd "$tmp" && nm --extern-only --defined-only -v --print-file-name main.o alpha.o beta.o) > cases/fileorder/nm.map
+cp progs/maps/*.map cases/fileorder/
 
 # Synthetic graphs: many cycles, self arcs, ties, cycles nobody calls.
 for spec in "8 12 1" "8 12 3" "30 60 9" "300 2000 2"; do
   set -- $spec
   python3 tools/synth.py $1 $2 $3 cases/synth_$1_$3
 done
+derive fileorder_synth synth_300_2 gmon.out; cp cases/synth_300_2/gmon.out cases/fileorder_synth/
+for s in 1 2 3; do python3 tools/synthmap.py cases/synth_300_2/bin $s cases/fileorder_synth/$s.map; done
+
+for f in "$tmp"/optsets/*; do [ -d cases/$(basename $f) ] && cp "$f" cases/$(basename $f)/optsets; done
 
 sh ./expect.sh
