@@ -125,6 +125,13 @@ void core_read_external_symtab(const char *filename)
   fclose(f);
   symtab.len = n;
   symtab_finalize(&symtab);
+  /* Unlike the object's own table, the last symbol of an external table
+     reaches to the end of the object's .text (so it takes the samples and
+     calls of everything above it there). */
+  if (symtab.len && core_text_sect) {
+    vma_t end = bfd_section_vma(core_text_sect) + bfd_section_size(core_text_sect);
+    symtab.base[symtab.len - 1].end_addr = end - 1;
+  }
 }
 
 /* ---- -R: the function-to-object map ----

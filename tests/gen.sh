@@ -57,6 +57,11 @@ cp cases/cycles/gmon.out cases/bad_scale/; $ed rescale cases/cycles/gmon.out cas
 derive bad_notobj cycles gmon.out; cp cases/cycles/gmon.out cases/bad_notobj/; cp progs/cycles.c cases/bad_notobj/bin
 derive bad_missing cycles gmon.none
 derive options cycles gmon.out; cp cases/cycles/gmon.out cases/options/
+# -S tables cut after the first K text symbols (the last one reaches to
+# the end of .text)
+derive extsyms cycles gmon.out; cp cases/cycles/gmon.out cases/extsyms/
+nm -n cases/cycles/bin | grep ' [Tt] ' > "$tmp/syms"
+for k in 1 4 19 23; do head -$k "$tmp/syms" > cases/extsyms/first$k.syms; done
 
 # -R maps: nm's own output for the objects of multi, hand-written ones
 # (tests/progs/maps) and random ones for a large synthetic graph.
