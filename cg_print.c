@@ -399,6 +399,7 @@ typedef struct {
   unsigned char *printed;
   int (*eligible)(const Sym *);  /* may an arc's end join a chain */
   void (*emit)(const Sym *);     /* prints one function */
+  const unsigned char *late;     /* -r: specials printed with the leftovers */
 } Layout;
 
 static size_t sidx(const Sym *s) { return (size_t)(s - symtab.base); }
@@ -425,9 +426,10 @@ static void link_before(Layout *L, Sym *b, Sym *a)  /* a then b; a was loose */
   c->head = a;
 }
 
-/* Lays out ARCS[0..n): the arcs placed go to PLACED (*PLACED_N of them),
-   the rest to LEFT (which may alias the tail of another array), and their
-   number is returned. */
+/* Lays out ARCS[0..n): the arcs placed go to PLACED (*PLACED_N of them;
+   with them, for -r, the arcs into late specials, which order chains
+   too), the rest to LEFT (which may alias the tail of another array),
+   and their number is returned. */
 static size_t order_round(Layout *L, Arc **arcs, size_t n, Arc **left, Arc **placed,
                           size_t *placed_n)
 {
@@ -436,7 +438,13 @@ static size_t order_round(Layout *L, Arc **arcs, size_t n, Arc **left, Arc **pla
     Arc *a = arcs[i];
     Sym *p = a->parent, *c = a->child;
     if (!L->eligible(p) || !L->eligible(c)) continue;
-    if (L->printed[sidx(p)] || L->printed[sidx(c)]) { left[nl++] = a; continue; }
+    if (L->printed[sidx(p)] || L->printed[sidx(c)]) {
+      /* an arc into a special that waits for the leftovers still orders
+         its caller's chain (measured) */
+      if (L->late && L->late[sidx(c)]) placed[np++] = a;
+      left[nl++] = a;
+      continue;
+    }
     Chain *cp = L->chain[sidx(p)], *cc = L->chain[sidx(c)];
     if (!cp && !cc) {
       Chain *ch = xcalloc(1, sizeof *ch);
@@ -477,10 +485,23 @@ static void print_chains(Layout *L, Arc **seq, size_t n)
   }
 }
 
+typedef struct { Arc *arc; size_t seq; } ArcSeq;
+
+/* By count, larger first; ties in the order the arcs were first read. */
 static int cmp_arc_count(const void *a, const void *b)
 {
-  const Arc *x = *(Arc *const *)a, *y = *(Arc *const *)b;
-  return (x->count < y->count) - (x->count > y->count);
+  const ArcSeq *x = a, *y = b;
+  if (x->arc->count != y->arc->count) return x->arc->count < y->arc->count ? 1 : -1;
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static void sort_by_count(Arc **arcs, size_t n)
+{
+  ArcSeq *k = xmalloc((n + 1) * sizeof *k);
+  for (size_t i = 0; i < n; i++) { k[i].arc = arcs[i]; k[i].seq = i; }
+  qsort(k, n, sizeof *k, cmp_arc_count);
+  for (size_t i = 0; i < n; i++) arcs[i] = k[i].arc;
+  free(k);
 }
 
 static void emit_name(const Sym *s) { printf("%s\n", s->name); }
@@ -495,6 +516,7 @@ static void layout_init(Layout *L, int (*eligible)(const Sym *), void (*emit)(co
   L->printed = xcalloc(n + 1, 1);
   L->eligible = eligible;
   L->emit = emit;
+  L->late = NULL;
 }
 
 static void layout_free(Layout *L)
@@ -536,6 +558,109 @@ static size_t within_99(Arc **arcs, size_t na, double total)
   return first;
 }
 
+/* Phase one of -r (measured; doc/DESIGN.md "-r"): with 80 or more called
+   functions, called/80 of them are "special": the callees of the arcs
+   that make up the first 90% of all calls (by count), those with most
+   callers among those arcs first, ties to the lower address.  Specials
+   then pair with partners, each partner used once:
+   - first, each special still free, in order, takes the first of its
+     callees (newest arc first) that is a free special; that callee is
+     "late" and the caller is used up;
+   - then each special still free, in order, takes the first of its
+     callers (newest arc first) that was never called itself; the special
+     is late.
+   Printed now: the free specials in order, except the last special
+   (which, if free, is never printed at all), then the partners by the
+   count of the arc that paired them, larger first, ties in the order
+   taken (uncalled ones are printed again with the unused).  Late specials are printed with the called leftovers.  Arcs
+   touching any special join no chain. */
+typedef struct { Sym *s; size_t nparents; } Special;
+
+static int cmp_special(const void *a, const void *b)
+{
+  const Special *x = a, *y = b;
+  if (x->nparents != y->nparents) return x->nparents < y->nparents ? 1 : -1;
+  return (x->s > y->s) - (x->s < y->s);
+}
+
+enum { SP_NONE, SP_FREE, SP_LATE, SP_USED };
+
+static void print_specials(Layout *L, Arc **arcs, size_t na, double total,
+                           unsigned char *late)
+{
+  size_t n = symtab.len, ncalled = 0, i;
+  for (i = 0; i < n; i++) ncalled += is_used(&symtab.base[i]);
+  size_t want = ncalled / 80;
+  if (!want) return;
+  size_t *cnt = xcalloc(n + 1, sizeof *cnt);
+  double cum = 0;
+  for (i = 0; i < na; i++) {
+    cum += (double)arcs[i]->count;
+    if (cum / total > 0.9) break;
+    cnt[sidx(arcs[i]->child)]++;
+  }
+  Special *cand = xmalloc((n + 1) * sizeof *cand);
+  size_t nc = 0;
+  for (i = 0; i < n; i++)
+    if (cnt[i]) { cand[nc].s = &symtab.base[i]; cand[nc++].nparents = cnt[i]; }
+  qsort(cand, nc, sizeof *cand, cmp_special);
+  if (want > nc) want = nc;
+  /* measured, not understood: the list stops at the first candidate with
+     exactly five callers among those arcs (2-4 and 6-36 do not stop it) */
+  for (i = 0; i < want; i++)
+    if (cand[i].nparents == 5) { want = i; break; }
+  unsigned char *state = xcalloc(n + 1, 1);     /* SP_*, per symbol */
+  unsigned char *taken = xcalloc(n + 1, 1);     /* uncalled callers used */
+  for (i = 0; i < want; i++) state[sidx(cand[i].s)] = SP_FREE;
+  ArcSeq *partner = xmalloc((want + 1) * sizeof *partner);   /* the pairing arcs */
+  size_t np = 0;
+  /* specials calling specials: each special in order, while free, takes
+     its newest callee that is a free special (that callee is late), else
+     its newest caller that is a free special (then it is late itself) */
+  for (i = 0; i < want; i++) {
+    Sym *f = cand[i].s;
+    if (state[sidx(f)] != SP_FREE) continue;
+    Arc *hit = NULL;
+    for (Arc *a = f->children; a && !hit; a = a->next_child)   /* newest first */
+      if (a->child != f && state[sidx(a->child)] == SP_FREE) hit = a;
+    if (hit) {
+      state[sidx(hit->child)] = SP_LATE;
+      state[sidx(f)] = SP_USED;
+    } else {
+      for (Arc *a = f->parents; a && !hit; a = a->next_parent)
+        if (a->parent != f && state[sidx(a->parent)] == SP_FREE) hit = a;
+      if (!hit) continue;
+      state[sidx(f)] = SP_LATE;
+      state[sidx(hit->parent)] = SP_USED;
+    }
+    partner[np].arc = hit;
+    partner[np].seq = np;
+    np++;
+  }
+  for (i = 0; i < want; i++) {                  /* an uncalled caller */
+    Sym *f = cand[i].s;
+    if (state[sidx(f)] != SP_FREE) continue;
+    for (Arc *a = f->parents; a; a = a->next_parent)   /* newest first */
+      if (a->parent != f && !is_used(a->parent) && !taken[sidx(a->parent)]) {
+        taken[sidx(a->parent)] = 1;
+        state[sidx(f)] = SP_LATE;
+        partner[np].arc = a;
+        partner[np].seq = np;
+        np++;
+        break;
+      }
+  }
+  for (i = 0; i < want; i++) {
+    Sym *f = cand[i].s;
+    L->printed[sidx(f)] = 1;          /* keeps its arcs out of the chains */
+    if (state[sidx(f)] == SP_LATE) late[sidx(f)] = 1;
+    else if (state[sidx(f)] == SP_FREE && i + 1 < want) printf("%s\n", f->name);
+  }
+  qsort(partner, np, sizeof *partner, cmp_arc_count);
+  for (i = 0; i < np; i++) printf("%s\n", partner[i].arc->parent->name);
+  free(partner); free(taken); free(state); free(cand); free(cnt);
+}
+
 void cg_print_function_ordering(void)
 {
   size_t n = symtab.len, na, i;
@@ -543,7 +668,10 @@ void cg_print_function_ordering(void)
   Layout L;
   layout_init(&L, is_used, emit_name);
   Arc **arcs = plain_arcs(&na, &total);
-  if (na > 1) qsort(arcs, na, sizeof *arcs, cmp_arc_count);   /* stable */
+  sort_by_count(arcs, na);
+  unsigned char *late = xcalloc(n + 1, 1);
+  print_specials(&L, arcs, na, total, late);
+  L.late = late;
   size_t first = within_99(arcs, na, total);
   /* round two's list: the rest, then what round one left over */
   Arc **two = xmalloc((na + 1) * sizeof *two);
@@ -554,16 +682,18 @@ void cg_print_function_ordering(void)
   size_t nleft = order_round(&L, arcs, first, two + nrest, placed, &np);
   print_chains(&L, placed, np);
   Arc **dummy = xmalloc((na + 1) * sizeof *dummy);
+  L.late = NULL;                /* in round two such arcs order nothing */
   order_round(&L, two, nrest + nleft, dummy, placed, &np);
   print_chains(&L, placed, np);
   for (i = 0; i < n; i++)
-    if (!L.printed[i] && is_used(&symtab.base[i])) {
+    if ((!L.printed[i] || late[i]) && is_used(&symtab.base[i])) {
       L.printed[i] = 1;
       printf("%s\n", symtab.base[i].name);
     }
+  /* every function never called, even one printed above as a caller */
   for (i = 0; i < n; i++)
-    if (!L.printed[i]) printf("%s\n", symtab.base[i].name);
-  free(dummy); free(placed); free(two); free(arcs);
+    if (!is_used(&symtab.base[i])) printf("%s\n", symtab.base[i].name);
+  free(dummy); free(placed); free(two); free(arcs); free(late);
   layout_free(&L);
 }
 

@@ -71,10 +71,17 @@ derive fileorder multi gmon.out; cp cases/multi/gmon.out cases/fileorder/
 cp progs/maps/*.map cases/fileorder/
 
 # Synthetic graphs: many cycles, self arcs, ties, cycles nobody calls.
-for spec in "8 12 1" "8 12 3" "30 60 9" "300 2000 2"; do
+for spec in "8 12 1" "8 12 3" "30 60 9" "300 2000 2" "250 900 11" "450 2500 22" "700 4000 27"; do
   set -- $spec
   python3 tools/synth.py $1 $2 $3 cases/synth_$1_$3
 done
+# -r past 80 called functions: ladders with uncalled callers, specials
+# calling specials, the five-callers stop, six specials
+python3 tools/ladder.py 121 4 cases/ladder_u "242>27=1" "243>29=1" "242>31=1"
+python3 tools/ladder.py 121 4 cases/ladder_cycle "31>27=5" "27>29=9" "29>31=2" "242>31=1"
+python3 tools/ladder.py 121 12 cases/ladder_five "1>242=1" "1>243=1" "1>244=1" "1>245=1" \
+  "242>201=10100" "243>201=10101" "244>201=10102" "245>201=10103"
+python3 tools/ladder.py 241 4 cases/ladder_six "57>55=1" "51>61=1"
 derive fileorder_synth synth_300_2 gmon.out; cp cases/synth_300_2/gmon.out cases/fileorder_synth/
 for s in 1 2 3; do python3 tools/synthmap.py cases/synth_300_2/bin $s cases/fileorder_synth/$s.map; done
 
