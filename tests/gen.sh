@@ -57,6 +57,10 @@ cp cases/cycles/gmon.out cases/bad_scale/; $ed rescale cases/cycles/gmon.out cas
 derive bad_notobj cycles gmon.out; cp cases/cycles/gmon.out cases/bad_notobj/; cp progs/cycles.c cases/bad_notobj/bin
 derive bad_missing cycles gmon.none
 derive options cycles gmon.out; cp cases/cycles/gmon.out cases/options/
+# which dotted static names GNU keeps (hand-made symbol table)
+mkdir -p cases/dotted
+cc -nostdlib -no-pie -Wl,-e,_start -Wa,-I,progs/dotted -o cases/dotted/bin progs/dotted/one.s progs/dotted/two.s
+python3 tools/nullprof.py cases/dotted/bin cases/dotted/gmon.out; echo gmon.out > cases/dotted/files
 # -S tables cut after the first K text symbols (the last one reaches to
 # the end of .text)
 derive extsyms cycles gmon.out; cp cases/cycles/gmon.out cases/extsyms/
