@@ -3,6 +3,7 @@
 #define PACKAGE_VERSION "0"
 #include <bfd.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "core.h"
@@ -85,4 +86,46 @@ int core_src_info(vma_t addr, const char **file, int *line)
   *file = NULL;
   *line = 0;
   return 0;
+}
+
+/* The contents of the text section, read on first use (-c); NULL when
+   they cannot be read. */
+const unsigned char *core_text_space(vma_t *vma, size_t *size)
+{
+  static unsigned char *space;
+  static int tried;
+  if (!tried) {
+    tried = 1;
+    bfd_size_type sz = bfd_section_size(core_text_sect);
+    if (sz > 0 && (bfd_section_flags(core_text_sect) & SEC_HAS_CONTENTS)) {
+      space = xmalloc((size_t)sz);
+      if (!bfd_get_section_contents(core_bfd, core_text_sect, space, 0, sz)) {
+        free(space);
+        space = NULL;
+      }
+    }
+  }
+  *vma = bfd_section_vma(core_text_sect);
+  *size = space ? (size_t)bfd_section_size(core_text_sect) : 0;
+  return space;
+}
+
+/* -c: scan every function's code for calls and add them as arcs of count
+   zero.  Only targets with a scanner: x86 and x86-64 (i386.c). */
+void core_find_calls(vma_t lowpc, vma_t highpc)
+{
+  void (*scan)(Sym *, vma_t, vma_t, vma_t, vma_t) = NULL;
+  switch (bfd_get_arch(core_bfd)) {
+  case bfd_arch_i386: scan = i386_find_call; break;
+  default: break;
+  }
+  if (!scan) return;
+  for (size_t i = 0; i < symtab.len; i++) {
+    Sym *s = &symtab.base[i];
+    /* the range GNU scans: the function, clipped to the histogram */
+    vma_t start = s->addr, end = i + 1 < symtab.len ? s->end_addr + 1 : s->addr;
+    if (start < lowpc) start = lowpc;
+    if (end > highpc) end = highpc;
+    if (start < end) scan(s, start, end, lowpc, highpc);
+  }
 }

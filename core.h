@@ -18,4 +18,10 @@ const char *const *core_map_files(size_t *n);
 /* Source position of an address from debug info; 0 when unknown. */
 int core_src_info(vma_t addr, const char **file, int *line);
 int core_has_line_info(void);     /* DWARF or stabs present */
+const unsigned char *core_text_space(vma_t *vma, size_t *size);
+/* -c: adds the calls found in the code of each function (its part inside
+   [lowpc, highpc), the histogram's range) as arcs of count zero. */
+void core_find_calls(vma_t lowpc, vma_t highpc);
+/* The per-architecture scanners: PARENT's code in [start, end). */
+void i386_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
 #endif

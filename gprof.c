@@ -253,7 +253,14 @@ int main(int argc, char **argv)
 
   size_t ncg = 0;
   Sym **order = NULL;
-  if (opt.have_arcs) order = cg_assemble(&ncg);
+  if (opt.have_arcs) {
+    if (opt.static_cg) {
+      vma_t lo = 0, hi = 0;
+      hist_range(&lo, &hi);
+      core_find_calls(lo, hi);
+    }
+    order = cg_assemble(&ncg);
+  }
 
   /* What to print: the outputs asked for or, when none was, the default
      (flat profile and call graph) less any the user switched off; by

@@ -61,6 +61,15 @@ void hist_add(vma_t lowpc, vma_t highpc, uint32_t nbins,
   memcpy(h->bins, bins, (size_t)nbins * sizeof *h->bins);
 }
 
+void hist_range(vma_t *lowpc, vma_t *highpc)
+{
+  *lowpc = *highpc = 0;
+  for (size_t i = 0; i < hist_nrecs; i++) {
+    if (!i || hist_recs[i].lowpc < *lowpc) *lowpc = hist_recs[i].lowpc;
+    if (!i || hist_recs[i].highpc > *highpc) *highpc = hist_recs[i].highpc;
+  }
+}
+
 long hist_granularity_bytes(void)
 {
   if (!hist_nrecs) return 0;

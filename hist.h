@@ -26,4 +26,7 @@ void hist_add(vma_t lowpc, vma_t highpc, uint32_t nbins,
 void hist_assign_samples(void);
 void hist_print(void);
 long hist_granularity_bytes(void);
+/* The addresses the histograms cover, lowest to highest; both 0 without
+   a histogram. */
+void hist_range(vma_t *lowpc, vma_t *highpc);
 #endif

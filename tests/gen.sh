@@ -57,6 +57,11 @@ cp cases/cycles/gmon.out cases/bad_scale/; $ed rescale cases/cycles/gmon.out cas
 derive bad_notobj cycles gmon.out; cp cases/cycles/gmon.out cases/bad_notobj/; cp progs/cycles.c cases/bad_notobj/bin
 derive bad_missing cycles gmon.none
 derive options cycles gmon.out; cp cases/cycles/gmon.out cases/options/
+# -c on i386: hand-made calls of every kind GNU's scan meets
+mkdir -p cases/callscan
+gcc -m32 -nostdlib -no-pie -Wl,-e,_start -o cases/callscan/bin progs/callscan.s
+python3 tools/nullprof.py cases/callscan/bin cases/callscan/gmon.out "_start>first=1" "second>third=4"
+echo gmon.out > cases/callscan/files
 # which dotted static names GNU keeps (hand-made symbol table)
 mkdir -p cases/dotted
 cc -nostdlib -no-pie -Wl,-e,_start -Wa,-I,progs/dotted -o cases/dotted/bin progs/dotted/one.s progs/dotted/two.s
