@@ -64,3 +64,167 @@ void bb_print_exec_counts(void)
   }
   free(v);
 }
+
+/* ---- -A: annotated source ----
+ *
+ * Measured on GNU gprof 2.40 (doc/DESIGN.md, "-A"), function-level data:
+ * each function with a source line, selected by -A/-J specs, puts its
+ * call count (calls from others) on its first line, "#####" when zero;
+ * functions sharing a line add up.  Files come in the reverse of the
+ * order their first function appears in the object's symbol table; a
+ * file none of whose functions is selected is skipped, one that cannot
+ * be opened too, with a message. */
+typedef struct {
+  const char *path;
+  unsigned first_seq;           /* where the file first appears */
+  size_t *lines;                /* annotated line numbers, with counts */
+  uint64_t *counts;
+  size_t n, cap;
+} AnnFile;
+
+typedef struct { int line; uint64_t count; } LineCount;
+
+static int sym_annotated(const Sym *s)
+{
+  if (sym_id_table_used(INCL_ANNO) && !sym_id_in(s, INCL_ANNO)) return 0;
+  return !sym_id_in(s, EXCL_ANNO);
+}
+
+static int cmp_file_seq(const void *a, const void *b)
+{
+  const AnnFile *x = a, *y = b;
+  return (x->first_seq < y->first_seq) - (x->first_seq > y->first_seq);  /* newest first */
+}
+
+static int cmp_top_lines(const void *a, const void *b)
+{
+  const LineCount *x = a, *y = b;
+  if (x->count != y->count) return x->count < y->count ? 1 : -1;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+static void ann_note(AnnFile *f, int line, uint64_t count)
+{
+  for (size_t i = 0; i < f->n; i++)
+    if (f->lines[i] == (size_t)line) { f->counts[i] += count; return; }
+  if (f->n == f->cap) {
+    f->cap = f->cap ? 2 * f->cap : 16;
+    f->lines = xrealloc(f->lines, f->cap * sizeof *f->lines);
+    f->counts = xrealloc(f->counts, f->cap * sizeof *f->counts);
+  }
+  f->lines[f->n] = (size_t)line;
+  f->counts[f->n++] = count;
+}
+
+static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
+{
+  if (header) fprintf(out, "*** File %s:\n", f->path);
+  /* annotations by line number */
+  size_t maxline = 0;
+  for (size_t i = 0; i < f->n; i++)
+    if (f->lines[i] > maxline) maxline = f->lines[i];
+  uint64_t *cnt = xcalloc(maxline + 1, sizeof *cnt);
+  unsigned char *has = xcalloc(maxline + 1, 1);
+  for (size_t i = 0; i < f->n; i++) { cnt[f->lines[i]] = f->counts[i]; has[f->lines[i]] = 1; }
+  char buf[4096];
+  size_t line = 1;
+  int at_start = 1;
+  while (fgets(buf, sizeof buf, src)) {
+    if (at_start) {
+      if (line <= maxline && has[line]) {
+        if (cnt[line]) fprintf(out, "%12llu -> ", (unsigned long long)cnt[line]);
+        else fprintf(out, "%12s -> ", "#####");
+      } else {
+        fputs("                ", out);
+      }
+    }
+    fputs(buf, out);
+    at_start = strchr(buf, '\n') != NULL;
+    if (at_start) line++;
+  }
+  if (!at_start) fputc('\n', out);
+
+  LineCount *top = xmalloc((f->n + 1) * sizeof *top);
+  size_t nt = 0;
+  uint64_t total = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    total += f->counts[i];
+    if (f->counts[i]) { top[nt].line = (int)f->lines[i]; top[nt++].count = f->counts[i]; }
+  }
+  qsort(top, nt, sizeof *top, cmp_top_lines);
+  int want = opt.table_length;
+  fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", want);
+  for (size_t i = 0; i < nt && (int)i < want; i++)
+    fprintf(out, "%9d %10llu\n", top[i].line, (unsigned long long)top[i].count);
+  fprintf(out, "\nExecution Summary:\n\n");
+  fprintf(out, "%9zu   Executable lines in this file\n", f->n);
+  fprintf(out, "%9zu   Lines executed\n", f->n);
+  fprintf(out, "%9.2f   Percent of the file executed\n", f->n ? 100.0 : 0.0);
+  fprintf(out, "\n%9llu   Total number of line executions\n", (unsigned long long)total);
+  fprintf(out, "%9.2f   Average executions per line\n", f->n ? (double)total / (double)f->n : 0.0);
+  free(top);
+  free(has);
+  free(cnt);
+}
+
+static const char *base_of(const char *p)
+{
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+int bb_print_annotated_source(int separator)
+{
+  AnnFile *files = NULL;
+  size_t nf = 0, capf = 0;
+  for (size_t i = 0; i < symtab.len; i++) {
+    Sym *s = &symtab.base[i];
+    const char *path = src_sym_path(s);
+    int line = src_sym_line(s);
+    if (!path || line <= 0) continue;
+    size_t k;
+    for (k = 0; k < nf && strcmp(files[k].path, path); k++) {}
+    if (k == nf) {
+      if (nf == capf) {
+        capf = capf ? 2 * capf : 8;
+        files = xrealloc(files, capf * sizeof *files);
+      }
+      memset(&files[nf], 0, sizeof *files);
+      files[nf].path = path;
+      files[nf].first_seq = s->bfd_seq;
+      nf++;
+    } else if (s->bfd_seq < files[k].first_seq) {
+      files[k].first_seq = s->bfd_seq;
+    }
+    if (sym_annotated(s)) ann_note(&files[k], line, s->ncalls);
+  }
+  if (nf > 1) qsort(files, nf, sizeof *files, cmp_file_seq);
+  int printed = 0;
+  for (size_t k = 0; k < nf; k++) {
+    AnnFile *f = &files[k];
+    if (!f->n) continue;
+    FILE *src = src_open(f->path);
+    if (!src) {
+      fflush(stdout);
+      fprintf(stderr, "%s: could not locate `%s'\n", opt.whoami, f->path);
+      continue;
+    }
+    if (opt.separate_files) {
+      char *name = xmalloc(strlen(base_of(f->path)) + 5);
+      sprintf(name, "%s-ann", base_of(f->path));
+      FILE *out = fopen(name, "w");
+      if (!out) fatal("%s: %s: cannot create\n", opt.whoami, name);
+      print_one_file(f, src, out, 0);
+      fclose(out);
+      free(name);
+    } else {
+      if (printed || separator) printf(printed ? "\n\f\n" : "\f\n");
+      print_one_file(f, src, stdout, 1);
+      printed = 1;
+    }
+    fclose(src);
+  }
+  for (size_t k = 0; k < nf; k++) { free(files[k].lines); free(files[k].counts); }
+  free(files);
+  return printed;
+}

@@ -143,6 +143,7 @@ void core_create_function_syms(void)
       continue;
     }
     s->addr = bfd_asymbol_value(as);
+    s->bfd_seq = (unsigned)i;
     s->is_static = (c == 't');
     s->is_func = (as->flags & BSF_FUNCTION) != 0;
     s->end_addr = s->addr;

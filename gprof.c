@@ -147,6 +147,7 @@ int main(int argc, char **argv)
   setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
   opt.demangle = 1;
   opt.width = 80;
+  opt.table_length = 10;
   while ((c = getopt_long(argc, argv,
              "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
              long_opts, NULL)) != -1) {
@@ -163,7 +164,15 @@ int main(int argc, char **argv)
     case 'f': sym_id_add(optarg, INCL_GRAPH); break;
     case 'F': sym_id_add(optarg, INCL_GRAPH); sym_id_add(optarg, INCL_TIME); break;
     case 'i': opt.want_info = 1; break;
-    case 'I': break;                     /* source directories: annotation */
+    case 'I':                           /* each -I adds to the search list */
+      if (opt.src_dirs) {
+        char *d = xmalloc(strlen(opt.src_dirs) + strlen(optarg) + 2);
+        sprintf(d, "%s:%s", opt.src_dirs, optarg);
+        opt.src_dirs = d;
+      } else {
+        opt.src_dirs = optarg;
+      }
+      break;
     case 'k': {
       char *slash = strchr(optarg, '/');
       if (!slash) usage(stderr, 1);
@@ -303,7 +312,11 @@ int main(int argc, char **argv)
   if (exec) {
     if (printed) printf("\f\n");
     bb_print_exec_counts();
+    printed = 1;
   }
+  /* without call counts of any kind GNU annotates nothing, silently */
+  if ((style & STYLE_ANNO) && (opt.have_arcs || opt.have_bb) && bb_print_annotated_source(printed))
+    printed = 1;
   if (style & STYLE_FUNC_ORDER) cg_print_function_ordering();
   if (style & STYLE_FILE_ORDER) cg_print_file_ordering();
   return 0;

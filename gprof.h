@@ -37,6 +37,7 @@ struct Sym {
   int line;
   unsigned is_func : 1, is_static : 1, is_cycle : 1, file_done : 1;
   unsigned map_file;            /* -R: 1 + index in core_map_files, 0 = none */
+  unsigned bfd_seq;             /* position in the object's symbol table */
   double hist_time;             /* samples credited by the histogram */
   uint64_t ncalls;              /* calls from other functions */
   uint64_t self_calls;          /* calls from itself */
@@ -78,6 +79,7 @@ typedef struct {
   unsigned long min_count;
   const char *map_file;
   const char *ext_symtab;       /* -S */
+  const char *src_dirs;         /* -I: colon-separated source directories */
   int width;
   int file_format;              /* FF_AUTO ... */
   int debug;

@@ -3,6 +3,7 @@
  * without any a scan of the whole symbol table, so it is done only for the
  * symbols whose file is printed, and not at all for objects without line
  * information. */
+#include <stdlib.h>
 #include <string.h>
 #include "source.h"
 #include "core.h"
@@ -40,4 +41,23 @@ const char *src_sym_file(const Sym *s)
 {
   const char *f = src_sym_path(s);
   return f && !opt.print_path ? base_name(f) : f;
+}
+
+FILE *src_open(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  if (f || !opt.src_dirs) return f;
+  const char *base = base_name(path), *d = opt.src_dirs;
+  while (*d) {
+    const char *e = strchr(d, ':');
+    size_t len = e ? (size_t)(e - d) : strlen(d);
+    char *name = xmalloc(len + strlen(base) + 2);
+    memcpy(name, d, len);
+    sprintf(name + len, "/%s", base);
+    f = fopen(name, "r");
+    free(name);
+    if (f) return f;
+    d += len + (e != NULL);
+  }
+  return NULL;
 }
