@@ -63,6 +63,17 @@ else
   echo "note: /usr/bin/gprof not installed; live comparisons skipped"
 fi
 
+# 2b. -y writes one FILE-ann per source file, as GNU does.
+if [ -x /usr/bin/gprof ]; then
+  w=$out/ann; rm -rf $w; mkdir -p $w/ref $w/cand
+  for who in ref cand; do
+    if [ $who = ref ]; then p=$out/refbin; else p=$out/bin; fi
+    (cd $w/$who && PATH="$p:$PATH" gprof -b -A -y -I "$top/tests/progs/multi" "$top/tests/cases/multi/bin" \
+       "$top/tests/cases/multi/gmon.out" > stdout 2> stderr)
+  done
+  if diff -r $w/ref $w/cand > /dev/null && [ -s $w/cand/alpha.c-ann ]; then ok; else bad "-y files differ from GNU's (tests/out/ann)"; fi
+fi
+
 # 3. Our own banners: -v names this program honestly, -h lists options.
 v=$(PATH="$out/bin:$PATH" gprof -v); rc=$?
 if [ $rc -eq 0 ] && echo "$v" | grep -q 'clean-room' && ! echo "$v" | grep -q 'GNU gprof (GNU Binutils'; then ok; else bad "gprof -v"; fi
