@@ -105,8 +105,6 @@ static int cmp_top_lines(const void *a, const void *b)
 
 static void ann_note(AnnFile *f, int line, uint64_t count)
 {
-  for (size_t i = 0; i < f->n; i++)
-    if (f->lines[i] == (size_t)line) { f->counts[i] += count; return; }
   if (f->n == f->cap) {
     f->cap = f->cap ? 2 * f->cap : 16;
     f->lines = xrealloc(f->lines, f->cap * sizeof *f->lines);
@@ -114,6 +112,29 @@ static void ann_note(AnnFile *f, int line, uint64_t count)
   }
   f->lines[f->n] = (size_t)line;
   f->counts[f->n++] = count;
+}
+
+static int cmp_line_count(const void *a, const void *b)
+{
+  const LineCount *x = a, *y = b;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Functions that start on one line add up. */
+static void ann_merge(AnnFile *f)
+{
+  if (f->n < 2) return;
+  LineCount *v = xmalloc(f->n * sizeof *v);
+  for (size_t i = 0; i < f->n; i++) { v[i].line = (int)f->lines[i]; v[i].count = f->counts[i]; }
+  qsort(v, f->n, sizeof *v, cmp_line_count);
+  size_t m = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    if (m && v[m - 1].line == v[i].line) v[m - 1].count += v[i].count;
+    else v[m++] = v[i];
+  }
+  for (size_t i = 0; i < m; i++) { f->lines[i] = (size_t)v[i].line; f->counts[i] = v[i].count; }
+  f->n = m;
+  free(v);
 }
 
 static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
@@ -173,31 +194,45 @@ static const char *base_of(const char *p)
   return s ? s + 1 : p;
 }
 
+typedef struct { const char *path; Sym *sym; } SymPath;
+
+static int cmp_sym_path(const void *a, const void *b)
+{
+  const SymPath *x = a, *y = b;
+  int c = strcmp(x->path, y->path);
+  if (c) return c;
+  return (x->sym > y->sym) - (x->sym < y->sym);
+}
+
 int bb_print_annotated_source(int separator)
 {
-  AnnFile *files = NULL;
-  size_t nf = 0, capf = 0;
+  /* group the functions by source file (sorting, not searching: there
+     may be thousands of files) */
+  SymPath *sp = xmalloc((symtab.len + 1) * sizeof *sp);
+  size_t nsp = 0;
   for (size_t i = 0; i < symtab.len; i++) {
     Sym *s = &symtab.base[i];
     const char *path = src_sym_path(s);
-    int line = src_sym_line(s);
-    if (!path || line <= 0) continue;
-    size_t k;
-    for (k = 0; k < nf && strcmp(files[k].path, path); k++) {}
-    if (k == nf) {
-      if (nf == capf) {
-        capf = capf ? 2 * capf : 8;
-        files = xrealloc(files, capf * sizeof *files);
-      }
-      memset(&files[nf], 0, sizeof *files);
-      files[nf].path = path;
+    if (!path || src_sym_line(s) <= 0) continue;
+    sp[nsp].path = path;
+    sp[nsp++].sym = s;
+  }
+  if (nsp > 1) qsort(sp, nsp, sizeof *sp, cmp_sym_path);
+  AnnFile *files = xcalloc(nsp + 1, sizeof *files);
+  size_t nf = 0;
+  for (size_t i = 0; i < nsp; i++) {
+    Sym *s = sp[i].sym;
+    if (!nf || strcmp(files[nf - 1].path, sp[i].path)) {
+      files[nf].path = sp[i].path;
       files[nf].first_seq = s->bfd_seq;
       nf++;
-    } else if (s->bfd_seq < files[k].first_seq) {
-      files[k].first_seq = s->bfd_seq;
     }
-    if (sym_annotated(s)) ann_note(&files[k], line, s->ncalls);
+    AnnFile *f = &files[nf - 1];
+    if (s->bfd_seq < f->first_seq) f->first_seq = s->bfd_seq;
+    if (sym_annotated(s)) ann_note(f, src_sym_line(s), s->ncalls);
   }
+  free(sp);
+  for (size_t k = 0; k < nf; k++) ann_merge(&files[k]);
   if (nf > 1) qsort(files, nf, sizeof *files, cmp_file_seq);
   int printed = 0;
   for (size_t k = 0; k < nf; k++) {
