@@ -74,15 +74,14 @@ void bb_print_exec_counts(void)
  * order their first function appears in the object's symbol table; a
  * file none of whose functions is selected is skipped, one that cannot
  * be opened too, with a message. */
+typedef struct { int line; uint64_t count; } LineCount;
+
 typedef struct {
   const char *path;
   unsigned first_seq;           /* where the file first appears */
-  size_t *lines;                /* annotated line numbers, with counts */
-  uint64_t *counts;
+  LineCount *v;                 /* annotated lines; by line after ann_merge */
   size_t n, cap;
 } AnnFile;
-
-typedef struct { int line; uint64_t count; } LineCount;
 
 static int sym_annotated(const Sym *s)
 {
@@ -107,11 +106,10 @@ static void ann_note(AnnFile *f, int line, uint64_t count)
 {
   if (f->n == f->cap) {
     f->cap = f->cap ? 2 * f->cap : 16;
-    f->lines = xrealloc(f->lines, f->cap * sizeof *f->lines);
-    f->counts = xrealloc(f->counts, f->cap * sizeof *f->counts);
+    f->v = xrealloc(f->v, f->cap * sizeof *f->v);
   }
-  f->lines[f->n] = (size_t)line;
-  f->counts[f->n++] = count;
+  f->v[f->n].line = line;
+  f->v[f->n++].count = count;
 }
 
 static int cmp_line_count(const void *a, const void *b)
@@ -120,40 +118,30 @@ static int cmp_line_count(const void *a, const void *b)
   return (x->line > y->line) - (x->line < y->line);
 }
 
-/* Functions that start on one line add up. */
+/* Sorts the lines; functions that start on one line add up. */
 static void ann_merge(AnnFile *f)
 {
   if (f->n < 2) return;
-  LineCount *v = xmalloc(f->n * sizeof *v);
-  for (size_t i = 0; i < f->n; i++) { v[i].line = (int)f->lines[i]; v[i].count = f->counts[i]; }
-  qsort(v, f->n, sizeof *v, cmp_line_count);
+  qsort(f->v, f->n, sizeof *f->v, cmp_line_count);
   size_t m = 0;
   for (size_t i = 0; i < f->n; i++) {
-    if (m && v[m - 1].line == v[i].line) v[m - 1].count += v[i].count;
-    else v[m++] = v[i];
+    if (m && f->v[m - 1].line == f->v[i].line) f->v[m - 1].count += f->v[i].count;
+    else f->v[m++] = f->v[i];
   }
-  for (size_t i = 0; i < m; i++) { f->lines[i] = (size_t)v[i].line; f->counts[i] = v[i].count; }
   f->n = m;
-  free(v);
 }
 
 static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
 {
   if (header) fprintf(out, "*** File %s:\n", f->path);
-  /* annotations by line number */
-  size_t maxline = 0;
-  for (size_t i = 0; i < f->n; i++)
-    if (f->lines[i] > maxline) maxline = f->lines[i];
-  uint64_t *cnt = xcalloc(maxline + 1, sizeof *cnt);
-  unsigned char *has = xcalloc(maxline + 1, 1);
-  for (size_t i = 0; i < f->n; i++) { cnt[f->lines[i]] = f->counts[i]; has[f->lines[i]] = 1; }
   char buf[4096];
-  size_t line = 1;
-  int at_start = 1;
+  int line = 1, at_start = 1;
+  size_t k = 0;                 /* next annotated line, in f->v */
   while (fgets(buf, sizeof buf, src)) {
     if (at_start) {
-      if (line <= maxline && has[line]) {
-        if (cnt[line]) fprintf(out, "%12llu -> ", (unsigned long long)cnt[line]);
+      while (k < f->n && f->v[k].line < line) k++;
+      if (k < f->n && f->v[k].line == line) {
+        if (f->v[k].count) fprintf(out, "%12llu -> ", (unsigned long long)f->v[k].count);
         else fprintf(out, "%12s -> ", "#####");
       } else {
         fputs("                ", out);
@@ -169,8 +157,8 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
   size_t nt = 0;
   uint64_t total = 0;
   for (size_t i = 0; i < f->n; i++) {
-    total += f->counts[i];
-    if (f->counts[i]) { top[nt].line = (int)f->lines[i]; top[nt++].count = f->counts[i]; }
+    total += f->v[i].count;
+    if (f->v[i].count) top[nt++] = f->v[i];
   }
   qsort(top, nt, sizeof *top, cmp_top_lines);
   int want = opt.table_length;
@@ -184,14 +172,6 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
   fprintf(out, "\n%9llu   Total number of line executions\n", (unsigned long long)total);
   fprintf(out, "%9.2f   Average executions per line\n", f->n ? (double)total / (double)f->n : 0.0);
   free(top);
-  free(has);
-  free(cnt);
-}
-
-static const char *base_of(const char *p)
-{
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
 }
 
 typedef struct { const char *path; Sym *sym; } SymPath;
@@ -245,8 +225,8 @@ int bb_print_annotated_source(int separator)
       continue;
     }
     if (opt.separate_files) {
-      char *name = xmalloc(strlen(base_of(f->path)) + 5);
-      sprintf(name, "%s-ann", base_of(f->path));
+      char *name = xmalloc(strlen(src_base_name(f->path)) + 5);
+      sprintf(name, "%s-ann", src_base_name(f->path));
       FILE *out = fopen(name, "w");
       if (!out) fatal("%s: %s: cannot create\n", opt.whoami, name);
       print_one_file(f, src, out, 0);
@@ -259,7 +239,7 @@ int bb_print_annotated_source(int separator)
     }
     fclose(src);
   }
-  for (size_t k = 0; k < nf; k++) { free(files[k].lines); free(files[k].counts); }
+  for (size_t k = 0; k < nf; k++) free(files[k].v);
   free(files);
   return printed;
 }

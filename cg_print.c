@@ -545,14 +545,14 @@ static Arc **plain_arcs(size_t *na, double *total)
   return arcs;
 }
 
-/* How many leading ARCS stay within 99% of TOTAL calls. */
-static size_t within_99(Arc **arcs, size_t na, double total)
+/* How many leading ARCS stay within SHARE of TOTAL calls. */
+static size_t within_share(Arc **arcs, size_t na, double total, double share)
 {
   size_t first = 0;
   double cum = 0;
   while (first < na) {
     cum += (double)arcs[first]->count;
-    if (cum / total > 0.99) break;
+    if (cum / total > share) break;
     first++;
   }
   return first;
@@ -572,8 +572,9 @@ static size_t within_99(Arc **arcs, size_t na, double total)
    Printed now: the free specials in order, except the last special
    (which, if free, is never printed at all), then the partners by the
    count of the arc that paired them, larger first, ties in the order
-   taken (uncalled ones are printed again with the unused).  Late specials are printed with the called leftovers.  Arcs
-   touching any special join no chain. */
+   taken (uncalled ones are printed again with the unused).  Late
+   specials are printed with the called leftovers.  Arcs touching any
+   special join no chain. */
 typedef struct { Sym *s; size_t nparents; } Special;
 
 static int cmp_special(const void *a, const void *b)
@@ -593,12 +594,8 @@ static void print_specials(Layout *L, Arc **arcs, size_t na, double total,
   size_t want = ncalled / 80;
   if (!want) return;
   size_t *cnt = xcalloc(n + 1, sizeof *cnt);
-  double cum = 0;
-  for (i = 0; i < na; i++) {
-    cum += (double)arcs[i]->count;
-    if (cum / total > 0.9) break;
-    cnt[sidx(arcs[i]->child)]++;
-  }
+  size_t hot = within_share(arcs, na, total, 0.9);
+  for (i = 0; i < hot; i++) cnt[sidx(arcs[i]->child)]++;
   Special *cand = xmalloc((n + 1) * sizeof *cand);
   size_t nc = 0;
   for (i = 0; i < n; i++)
@@ -672,7 +669,7 @@ void cg_print_function_ordering(void)
   unsigned char *late = xcalloc(n + 1, 1);
   print_specials(&L, arcs, na, total, late);
   L.late = late;
-  size_t first = within_99(arcs, na, total);
+  size_t first = within_share(arcs, na, total, 0.99);
   /* round two's list: the rest, then what round one left over */
   Arc **two = xmalloc((na + 1) * sizeof *two);
   Arc **placed = xmalloc((na + 1) * sizeof *placed);
@@ -726,7 +723,7 @@ void cg_print_file_ordering(void)
   Layout L;
   layout_init(&L, is_mapped, emit_file);
   Arc **arcs = plain_arcs(&na, &total);
-  size_t first = within_99(arcs, na, total);
+  size_t first = within_share(arcs, na, total, 0.99);
   Arc **left = xmalloc((na + 1) * sizeof *left);
   Arc **placed = xmalloc((na + 1) * sizeof *placed);
   order_round(&L, arcs, first, left, placed, NULL);

@@ -2,6 +2,7 @@
 #define PACKAGE "gprof"
 #define PACKAGE_VERSION "0"
 #include <bfd.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core.h"
@@ -236,11 +237,6 @@ static int str_cmp(const void *a, const void *b)
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
-static int is_space(char c)
-{
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 void core_read_map(const char *filename)
 {
   FILE *f = fopen(filename, "r");
@@ -267,7 +263,7 @@ void core_read_map(const char *filename)
     char *rest = p;
     while (p < end && *p != '\n') p++;
     char *rest_end = p;
-    while (p < end && is_space(*p)) p++;
+    while (p < end && isspace((unsigned char)*p)) p++;
     *rest_end = 0;
     char *name = rest_end;
     while (name > rest && !is_blank(name[-1])) name--;

@@ -8,7 +8,7 @@
 #include "source.h"
 #include "core.h"
 
-static const char *base_name(const char *p)
+const char *src_base_name(const char *p)
 {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;
@@ -40,14 +40,14 @@ int src_sym_line(const Sym *s)
 const char *src_sym_file(const Sym *s)
 {
   const char *f = src_sym_path(s);
-  return f && !opt.print_path ? base_name(f) : f;
+  return f && !opt.print_path ? src_base_name(f) : f;
 }
 
 FILE *src_open(const char *path)
 {
   FILE *f = fopen(path, "r");
   if (f || !opt.src_dirs) return f;
-  const char *base = base_name(path), *d = opt.src_dirs;
+  const char *base = src_base_name(path), *d = opt.src_dirs;
   while (*d) {
     const char *e = strchr(d, ':');
     size_t len = e ? (size_t)(e - d) : strlen(d);

@@ -7,6 +7,7 @@
 const char *src_sym_file(const Sym *s);
 const char *src_sym_path(const Sym *s);  /* as the debug info names it */
 int src_sym_line(const Sym *s);          /* 0 when unknown */
+const char *src_base_name(const char *path);   /* after the last '/' */
 /* Opens a source file named by the debug information: PATH itself, else
    its base name in each -I directory in turn; NULL if none opens. */
 FILE *src_open(const char *path);

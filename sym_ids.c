@@ -72,9 +72,7 @@ static int file_matches(const Sym *s, const char *file)
 {
   const char *path = src_sym_path(s);
   if (!path) return 0;
-  if (!strcmp(path, file)) return 1;
-  const char *b = strrchr(path, '/');
-  return b && !strcmp(b + 1, file);
+  return !strcmp(path, file) || !strcmp(src_base_name(path), file);
 }
 
 static int matches(const Sym *s, const Spec *sp)
