@@ -1,15 +1,16 @@
-/* basic_blocks.h -- basic-block execution counts: kept, summed per address
- * and written back to gmon.sum in the order first seen. */
+/* basic_blocks.h -- basic-block execution counts (tag 2 records): kept in
+ * the order read and written back to gmon.sum. */
 #ifndef BASIC_BLOCKS_H
 #define BASIC_BLOCKS_H
-#include "gprof.h"
-void bb_add(vma_t addr, vma_t count);
-void bb_write_blocks(FILE *f);
-/* The execution-count listing (-C): one line per called function (every
-   function with -z), in address order. */
-void bb_print_exec_counts(void);
-/* The annotated source listing (-A), to stdout (after "\f\n" when
-   SEPARATOR) or, with -y, to FILE-ann files; returns whether it printed
-   anything to stdout. */
-int bb_print_annotated_source(int separator);
+#include "util.h"
+#include "gmon_enc.h"
+
+typedef struct { vma_t addr, count; } BBCount;
+typedef struct {
+  BBCount *v;
+  size_t n, cap;
+} BBSet;
+
+void bb_add(BBSet *bb, vma_t addr, vma_t count);
+void bb_write_blocks(const BBSet *bb, GmonOut *out);
 #endif

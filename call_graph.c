@@ -3,55 +3,53 @@
 #include <string.h>
 #include "call_graph.h"
 #include "core.h"
-#include "cg_arcs.h"
-#include "gmon_io.h"
 #include "gmon_out.h"
-#include "symtab.h"
-#include "sym_ids.h"
 
 /* Arcs as read, kept for gmon.sum: GNU writes them per source line. */
-typedef struct {
+struct ArcRec {
   vma_t from, self;
   uint64_t count;
   size_t seq;
   Sym *parent, *child;
-} RawArc;
-static RawArc *raw;
-static size_t nraw, raw_cap;
+};
+typedef ArcRec RawArc;
 
-void cg_read_arc(vma_t from_pc, vma_t self_pc, uint64_t count)
+void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
+                 vma_t from_pc, vma_t self_pc, uint64_t count)
 {
-  Sym *parent = sym_lookup(&symtab, from_pc);
-  Sym *child = sym_lookup(&symtab, self_pc);
+  Sym *parent = sym_lookup(tab, from_pc);
+  Sym *child = sym_lookup(tab, self_pc);
   if (!parent || !child) return;
-  if (!sym_id_arc_ok(parent, child)) return;
-  arc_add(parent, child, count);
-  if (opt.want_sum) {
-    if (nraw == raw_cap) {
-      raw_cap = raw_cap ? raw_cap * 2 : 1024;
-      raw = xrealloc(raw, raw_cap * sizeof *raw);
+  if (!sym_id_arc_ok(specs, tab, parent, child)) return;
+  arc_add(cg, parent, child, count);
+  if (keep) {
+    if (keep->n == keep->cap) {
+      keep->cap = keep->cap ? keep->cap * 2 : 1024;
+      keep->v = xrealloc(keep->v, keep->cap * sizeof *keep->v);
     }
-    raw[nraw].from = from_pc;
-    raw[nraw].self = self_pc;
-    raw[nraw].count = count;
-    raw[nraw].seq = nraw;
-    raw[nraw].parent = parent;
-    raw[nraw].child = child;
-    nraw++;
+    RawArc *r = &keep->v[keep->n];
+    r->from = from_pc;
+    r->self = self_pc;
+    r->count = count;
+    r->seq = keep->n;
+    r->parent = parent;
+    r->child = child;
+    keep->n++;
   }
 }
 
 /* Start of the source line holding ADDR within symbol S: GNU's gmon.sum
    names each arc end by the line symbol it falls in when the object has
    line information, by the function otherwise. */
-static vma_t line_start(Sym *s, vma_t addr)
+static vma_t line_start(Core *core, Sym *s, vma_t addr)
 {
   const char *f0, *f;
   int l0, l;
-  if (!core_has_line_info() || !core_src_info(addr, &f0, &l0)) return s->addr;
+  if (!core || !core_has_line_info(core) || !core_src_info(core, addr, &f0, &l0))
+    return s->addr;
   vma_t a = addr;
   while (a > s->addr) {
-    if (!core_src_info(a - 1, &f, &l) || l != l0 || strcmp(f, f0)) break;
+    if (!core_src_info(core, a - 1, &f, &l) || l != l0 || strcmp(f, f0)) break;
     a--;
   }
   return a;
@@ -66,11 +64,13 @@ static int cmp_raw(const void *a, const void *b)
 
 /* gmon.sum holds one record per (caller line, callee line), in address
    order of the caller line and, within it, newest first. */
-void cg_write_arcs(FILE *f)
+void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
 {
+  RawArc *raw = recs->v;
+  size_t nraw = recs->n;
   size_t i, k, n = 0;
   for (i = 0; i < nraw; i++) {
-    raw[i].from = line_start(raw[i].parent, raw[i].from);
+    raw[i].from = line_start(tab->core, raw[i].parent, raw[i].from);
     raw[i].self = raw[i].child->addr;
   }
   /* merge equal pairs into the first occurrence (hash on the pair) */
@@ -88,13 +88,13 @@ void cg_write_arcs(FILE *f)
     }
   }
   free(slot);
-  nraw = n;
+  recs->n = n;
   for (i = 0; i < n; i++) raw[i].seq = i;
   if (n > 1) qsort(raw, n, sizeof *raw, cmp_raw);
   for (i = 0; i < n; i++) {
-    fputc(GMON_TAG_CG_ARC, f);
-    gmon_put_addr(f, raw[i].from);
-    gmon_put_addr(f, raw[i].self);
-    gmon_put_u32(f, (uint32_t)raw[i].count);
+    genc_put_u8(out, GMON_TAG_CG_ARC);
+    genc_put_addr(out, raw[i].from);
+    genc_put_addr(out, raw[i].self);
+    genc_put_u32(out, (uint32_t)raw[i].count);
   }
 }

@@ -1,9 +1,23 @@
-/* call_graph.h -- arc records from profile files into the arc table. */
+/* call_graph.h -- arc records from profile files into the call graph, and
+ * back out to gmon.sum.
+ *
+ * cg_read_arc resolves a record's two addresses in the symbol table, drops
+ * it when -k says so, adds it to the CallGraph and, when `keep' is given
+ * (-s), keeps the record itself for cg_write_arcs, which writes them as
+ * GNU does: one record per (caller line, callee), merged, in its order. */
 #ifndef CALL_GRAPH_H
 #define CALL_GRAPH_H
-#include "gprof.h"
-/* Records an arc read from a file; addresses are looked up once the symbol
-   table exists (it always does before profile files are read). */
-void cg_read_arc(vma_t from_pc, vma_t self_pc, uint64_t count);
-void cg_write_arcs(FILE *f);
+#include "cg_arcs.h"
+#include "sym_ids.h"
+#include "gmon_enc.h"
+
+typedef struct ArcRec ArcRec;
+typedef struct {
+  ArcRec *v;
+  size_t n, cap;
+} ArcRecs;
+
+void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
+                 vma_t from_pc, vma_t self_pc, uint64_t count);
+void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out);
 #endif

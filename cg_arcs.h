@@ -1,19 +1,46 @@
-/* cg_arcs.h -- the arc table and call-graph analysis.
- * Arcs are hashed on (parent, child); each is on its parent's children list
- * and its child's parents list, newest first, as GNU keeps them.
- * cg_assemble numbers the graph depth-first (cg_dfn.c), builds the cycles,
- * propagates time from children to parents and returns the symbols and
- * cycles in call-graph print order. */
+/* cg_arcs.h -- the call graph's storage: the arc table.
+ *
+ * A CallGraph is filled by the profile readers (arc_add, through
+ * call_graph.c) and, for -c, by the object's call finders; the analysis
+ * (cg_analyze.h) then fills in its cycles and print order, and the
+ * printers take it as it stands after that.
+ *
+ * Arcs are hashed on (parent, child); each is on its parent's children
+ * list and its child's parents list, newest first, as GNU keeps them, and
+ * in `in_order' in the order first added. */
 #ifndef CG_ARCS_H
 #define CG_ARCS_H
-#include "gprof.h"
+#include "symtab.h"
 
-extern Sym *cycle_syms;          /* cycle_syms[1..num_cycles] */
-extern int num_cycles;
-extern size_t num_arcs;
-extern Arc **arcs_in_order;      /* every arc, in insertion order */
+/* One arc of the dynamic call graph: parent called child COUNT times. */
+typedef struct Arc Arc;
+struct Arc {
+  Sym *parent, *child;
+  uint64_t count;
+  double time;                  /* child's self time propagated to parent */
+  double child_time;            /* child's descendants' time propagated */
+  Arc *next_parent;             /* next arc in child->parents */
+  Arc *next_child;              /* next arc in parent->children */
+  Arc *hash_next;               /* chain in the arc hash table */
+};
 
-Arc *arc_lookup(Sym *parent, Sym *child);
-void arc_add(Sym *parent, Sym *child, uint64_t count);
-Sym **cg_assemble(size_t *n);
+typedef struct {
+  Arc **table;                  /* hash buckets; size a power of two */
+  size_t table_size;
+  Arc **in_order;               /* every arc, in the order first added */
+  size_t narcs, cap;
+  Arc *chunk;                   /* arcs are carved from chunks */
+  size_t chunk_left;
+  /* filled by cg_assemble (cg_analyze.c) */
+  Sym *cycles;                  /* cycles[1..ncycles], each a whole cycle */
+  int ncycles;
+  Sym **order;                  /* symbols and cycles in print order */
+  size_t norder;
+} CallGraph;
+
+void cg_init(CallGraph *cg);
+Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child);
+/* Adds COUNT calls from PARENT to CHILD, making the arc if new, and counts
+   them in CHILD's ncalls (or self_calls). */
+void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count);
 #endif

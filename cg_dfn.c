@@ -13,19 +13,23 @@
  * the bottom), heads are found by union-find, and member lists carry tail
  * pointers: each merge pops segments once, so the whole search is linear,
  * yet heads, member order and numbers are exactly those of the naive one. */
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
 #include "cg_dfn.h"
 
 #define DFN_BUSY (-1)
 
-static Sym **stack;              /* stack[1..depth] */
-static long *segs;               /* bottoms of the stack's segments */
-static long depth, nsegs, cap;
-static int dfn_counter;
-
-void cg_dfn_reset(void)
+void cg_dfn_init(Dfn *d)
 {
-  depth = nsegs = 0;
-  dfn_counter = 0;
+  memset(d, 0, sizeof *d);
+}
+
+void cg_dfn_free(Dfn *d)
+{
+  free(d->stack);
+  free(d->segs);
+  memset(d, 0, sizeof *d);
 }
 
 Sym *cg_dfn_head(Sym *s)
@@ -36,66 +40,66 @@ Sym *cg_dfn_head(Sym *s)
   return r;
 }
 
-static void push(Sym *s)
+static void push(Dfn *d, Sym *s)
 {
-  if (depth + 2 > cap) {
-    cap = cap ? cap * 2 : 1024;
-    stack = xrealloc(stack, (size_t)cap * sizeof *stack);
-    segs = xrealloc(segs, (size_t)cap * sizeof *segs);
+  if (d->depth + 2 > d->cap) {
+    d->cap = d->cap ? d->cap * 2 : 1024;
+    d->stack = xrealloc(d->stack, (size_t)d->cap * sizeof *d->stack);
+    d->segs = xrealloc(d->segs, (size_t)d->cap * sizeof *d->segs);
   }
-  stack[++depth] = s;
-  s->dfn_pos = depth;
+  d->stack[++d->depth] = s;
+  s->dfn_pos = d->depth;
   s->top_order = DFN_BUSY;
   s->dfn_next = s->children;
-  segs[nsegs++] = depth;
-  DBG(DBG_DFN, "dfn: enter %s at depth %ld\n", s->name, depth);
+  d->segs[d->nsegs++] = d->depth;
+  DBG(DBG_DFN, "dfn: enter %s at depth %ld\n", s->name, d->depth);
 }
 
-static void find_cycle(Sym *child)
+static void find_cycle(Dfn *d, Sym *child)
 {
   long top;
-  if (child->dfn_pos > 0 && stack[child->dfn_pos] == child)
+  if (child->dfn_pos > 0 && d->stack[child->dfn_pos] == child)
     top = child->dfn_pos;
   else
     top = cg_dfn_head(child)->dfn_pos;
-  if (top <= 0 || top > depth || top == depth) return;
-  Sym *head = cg_dfn_head(stack[top]);
+  if (top <= 0 || top > d->depth || top == d->depth) return;
+  Sym *head = cg_dfn_head(d->stack[top]);
   DBG(DBG_CYCLE, "dfn: back arc to %s closes a cycle headed by %s\n", child->name, head->name);
-  long first = nsegs;
-  while (first > 0 && segs[first - 1] > top) first--;
-  for (long k = first; k < nsegs; k++) {
-    Sym *h = stack[segs[k]];    /* bottom of a segment heads its cycle */
+  long first = d->nsegs;
+  while (first > 0 && d->segs[first - 1] > top) first--;
+  for (long k = first; k < d->nsegs; k++) {
+    Sym *h = d->stack[d->segs[k]];    /* bottom of a segment heads its cycle */
     head->cyc_tail->cyc_next = h;
     head->cyc_tail = h->cyc_tail;
     h->uf = head;
   }
-  nsegs = first;
+  d->nsegs = first;
 }
 
-static void post_visit(Sym *s)
+static void post_visit(Dfn *d, Sym *s)
 {
   if (cg_dfn_head(s) == s) {
-    ++dfn_counter;
-    for (Sym *m = s; m; m = m->cyc_next) m->top_order = dfn_counter;
-    DBG(DBG_DFN, "dfn: number %s (and its cycle) %d\n", s->name, dfn_counter);
+    ++d->counter;
+    for (Sym *m = s; m; m = m->cyc_next) m->top_order = d->counter;
+    DBG(DBG_DFN, "dfn: number %s (and its cycle) %d\n", s->name, d->counter);
   }
-  if (nsegs > 0 && segs[nsegs - 1] == depth) nsegs--;
+  if (d->nsegs > 0 && d->segs[d->nsegs - 1] == d->depth) d->nsegs--;
   s->dfn_pos = 0;
-  depth--;
+  d->depth--;
 }
 
-void cg_dfn(Sym *root)
+void cg_dfn(Dfn *d, Sym *root)
 {
   if (root->top_order != 0) return;
-  push(root);
-  while (depth > 0) {
-    Sym *s = stack[depth];
+  push(d, root);
+  while (d->depth > 0) {
+    Sym *s = d->stack[d->depth];
     Arc *a = s->dfn_next;
-    if (!a) { post_visit(s); continue; }
+    if (!a) { post_visit(d, s); continue; }
     s->dfn_next = a->next_child;
     Sym *c = a->child;
     if (c->top_order > 0) continue;
-    if (c->top_order == DFN_BUSY) { find_cycle(c); continue; }
-    push(c);
+    if (c->top_order == DFN_BUSY) { find_cycle(d, c); continue; }
+    push(d, c);
   }
 }

@@ -1,15 +1,10 @@
 /* cg_print.c -- printing the call graph entries and the index. */
 #include <stdlib.h>
 #include <string.h>
+#include "options.h"
 #include "cg_print.h"
-#include "core.h"
-#include "cg_arcs.h"
-#include "hist.h"
-#include "symtab.h"
 #include "sym_ids.h"
 #include "source.h"
-
-static double print_time;        /* samples credited to any symbol */
 
 static const char dashes[] = "-----------------------------------------------\n";
 
@@ -31,13 +26,13 @@ static int printed(const Sym *s)
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
-void cg_print_name(const Sym *s)
+void cg_print_name(const SymTab *tab, const Sym *s)
 {
   if (s->is_cycle) {
     printf("<cycle %d as a whole> [%d]", s->cycle_num, s->index);
     return;
   }
-  printf("%s", sym_label(s));
+  printf("%s", sym_label(tab, s));
   if (s->cycle_num) printf(" <cycle %d>", s->cycle_num);
   if (s->index) printf(s->print_flag ? " [%d]" : " (%d)", s->index);
 }
@@ -89,25 +84,32 @@ static int key_desc(const void *a, const void *b)
   return x->pos < y->pos ? 1 : -1;
 }
 
-static ArcKey *keys;
-static size_t keys_cap;
+/* What the graph printer works with. */
+typedef struct {
+  const SymTab *tab;
+  double hz;
+  double print_time;            /* samples credited to any symbol */
+  ArcKey *keys;                 /* scratch for sorting one entry's lines */
+  size_t keys_cap;
+} Printer;
 
 /* keys[n], the array grown to hold it, with its list position set. */
-static ArcKey *key_slot(size_t n)
+static ArcKey *key_slot(Printer *P, size_t n)
 {
-  if (n == keys_cap) {
-    keys_cap = keys_cap ? keys_cap * 2 : 64;
-    keys = xrealloc(keys, keys_cap * sizeof *keys);
+  if (n == P->keys_cap) {
+    P->keys_cap = P->keys_cap ? P->keys_cap * 2 : 64;
+    P->keys = xrealloc(P->keys, P->keys_cap * sizeof *P->keys);
   }
-  keys[n].pos = n;
-  return &keys[n];
+  P->keys[n].pos = n;
+  return &P->keys[n];
 }
 
-static size_t collect(Arc *list, int parents)
+static size_t collect(Printer *P, Arc *list, int parents)
 {
   size_t n = 0;
   for (Arc *a = list; a; a = parents ? a->next_parent : a->next_child)
-    key_slot(n++)->a = a;
+    key_slot(P, n++)->a = a;
+  ArcKey *keys = P->keys;
   if (n > 1) qsort(keys, n, sizeof *keys, parents ? key_asc : key_desc);
   for (size_t i = 0; i < n && (opt.debug & DBG_ARCSORT); i++)
     DBG(DBG_ARCSORT, "arcsort: %s %zu: %s -> %s, %llu calls, %g\n", parents ? "parent" : "child",
@@ -124,7 +126,7 @@ static uint64_t calls_of(const Sym *s)
 /* One caller or callee line of ENTRY's block, naming OTHER.  Arcs within
    one function or one cycle show only their count; others their share of
    the callee's time and calls. */
-static void print_arc(const Arc *a, const Sym *entry, const Sym *other)
+static void print_arc(const Printer *P, const Arc *a, const Sym *entry, const Sym *other)
 {
   const Sym *callee = a->child;
   if (other == entry || (other->cycle_num && other->cycle_num == entry->cycle_num)) {
@@ -132,40 +134,40 @@ static void print_arc(const Arc *a, const Sym *entry, const Sym *other)
            (unsigned long long)a->count, "");
   } else {
     printf("%6s %5s %7.2f %*.2f %7llu/%-7llu     ", "", "",
-           a->time / hist_hz, CW, a->child_time / hist_hz,
+           a->time / P->hz, CW, a->child_time / P->hz,
            (unsigned long long)a->count, (unsigned long long)calls_of(callee));
   }
-  cg_print_name(other);
+  cg_print_name(P->tab, other);
   printf("\n");
 }
 
-static void print_parents(Sym *child)
+static void print_parents(Printer *P, Sym *child)
 {
-  size_t n = collect(child->parents, 1);
+  size_t n = collect(P, child->parents, 1);
   if (n == 0)
     printf("%6s %5s %7s %*s %7s %7s     <spontaneous>\n", "", "", "", CW, "", "", "");
-  for (size_t i = 0; i < n; i++) print_arc(keys[i].a, child, keys[i].a->parent);
+  for (size_t i = 0; i < n; i++) print_arc(P, P->keys[i].a, child, P->keys[i].a->parent);
 }
 
-static void print_children(Sym *parent)
+static void print_children(Printer *P, Sym *parent)
 {
-  size_t n = collect(parent->children, 0);
-  for (size_t i = 0; i < n; i++) print_arc(keys[i].a, parent, keys[i].a->child);
+  size_t n = collect(P, parent->children, 0);
+  for (size_t i = 0; i < n; i++) print_arc(P, P->keys[i].a, parent, P->keys[i].a->child);
 }
 
-static void print_primary(Sym *s)
+static void print_primary(const Printer *P, Sym *s)
 {
   char idx[32];
   snprintf(idx, sizeof idx, "[%d]", s->index);
-  double pct = print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / print_time : 0.0;
-  printf("%-6.6s %5.1f %7.2f %*.2f", idx, pct, s->prop_self / hist_hz, CW, s->prop_child / hist_hz);
+  double pct = P->print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / P->print_time : 0.0;
+  printf("%-6.6s %5.1f %7.2f %*.2f", idx, pct, s->prop_self / P->hz, CW, s->prop_child / P->hz);
   if (s->ncalls + s->self_calls == 0)
     printf(" %7s %7s ", "", "");
   else if (s->self_calls)
     printf(" %7llu+%-7llu ", (unsigned long long)s->ncalls, (unsigned long long)s->self_calls);
   else
     printf(" %7llu %7s ", (unsigned long long)s->ncalls, "");
-  cg_print_name(s);
+  cg_print_name(P->tab, s);
   printf("\n");
 }
 
@@ -182,19 +184,19 @@ static int cmp_member(const void *a, const void *b)
   return x->pos < y->pos ? -1 : 1;
 }
 
-static void print_members(Sym *cyc)
+static void print_members(Printer *P, Sym *cyc)
 {
   size_t n = 0;
   for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
-    key_slot(n++)->s = m;
-  if (n > 1) qsort(keys, n, sizeof *keys, cmp_member);
+    key_slot(P, n++)->s = m;
+  if (n > 1) qsort(P->keys, n, sizeof *P->keys, cmp_member);
   for (size_t i = 0; i < n; i++) {
-    Sym *m = keys[i].s;
-    printf("%6s %5s %7.2f %*.2f %7llu", "", "", m->prop_self / hist_hz,
-           CW, m->prop_child / hist_hz, (unsigned long long)m->ncalls);
+    Sym *m = P->keys[i].s;
+    printf("%6s %5s %7.2f %*.2f %7llu", "", "", m->prop_self / P->hz,
+           CW, m->prop_child / P->hz, (unsigned long long)m->ncalls);
     if (m->self_calls) printf("+%-7llu     ", (unsigned long long)m->self_calls);
     else printf(" %7s     ", "");
-    cg_print_name(m);
+    cg_print_name(P->tab, m);
     printf("\n");
   }
 }
@@ -252,20 +254,21 @@ static const char cg_blurb[] =
   " members; its called field is calls from outside `+' calls between\n"
   " members.  Lines between members of one cycle show only call counts.\n";
 
-void cg_print(Sym **order, size_t n)
+void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
 {
   size_t i;
-  print_time = 0;
-  for (i = 0; i < symtab.len; i++) print_time += symtab.base[i].prop_self;
+  Printer pr = { tab, hz, 0, NULL, 0 }, *P = &pr;
+  double print_time = 0;
+  for (i = 0; i < tab->len; i++) print_time += tab->base[i].prop_self;
+  P->print_time = print_time;
 
   if (opt.traditional) {
     if (!opt.brief) printf("%s", cg_blurb_trad), print_notice();
   } else if (opt.brief) printf("\t\t\tCall graph\n\n");
   else printf("\t\t     Call graph (explanation follows)\n\n");
-  long g = hist_granularity_bytes();
   if (print_time > 0)
     printf("\ngranularity: each sample hit covers %ld byte(s) for %.2f%% of %.2f seconds\n\n",
-           g, 100.0 / print_time, print_time / hist_hz);
+           g, 100.0 / print_time, print_time / hz);
   else
     printf("\ngranularity: each sample hit covers %ld byte(s) no time propagated\n\n", g);
   if (opt.traditional)
@@ -273,19 +276,20 @@ void cg_print(Sym **order, size_t n)
            "", "called/total       parents ", "", "called/total       children");
   else
     printf("index %% time    self  children    called     name\n");
-  for (i = 0; i < n; i++) {
-    Sym *s = order[i];
+  for (i = 0; i < cg->norder; i++) {
+    Sym *s = cg->order[i];
     if (!printed(s)) continue;
     if (s->is_cycle) {
-      print_primary(s);
-      print_members(s);
+      print_primary(P, s);
+      print_members(P, s);
     } else {
-      print_parents(s);
-      print_primary(s);
-      print_children(s);
+      print_parents(P, s);
+      print_primary(P, s);
+      print_children(P, s);
     }
     printf(opt.traditional ? "\n%s\n" : "%s", dashes);
   }
+  free(P->keys);
   if (!opt.brief && !opt.traditional) {
     printf(cg_blurb);
     print_notice();
@@ -301,26 +305,26 @@ static int cmp_index_name(const void *a, const void *b)
 }
 
 /* Text of an index entry's name: statics carry their file. */
-static void index_name(const Sym *s, char *buf, size_t len)
+static void index_name(const SymTab *tab, const Sym *s, char *buf, size_t len)
 {
   if (s->is_cycle)
     snprintf(buf, len, "<cycle %d>", s->cycle_num);
-  else if (s->is_static && src_sym_file(s))
-    snprintf(buf, len, "%s (%s)", sym_label(s), src_sym_file(s));
+  else if (s->is_static && src_sym_file(tab, s))
+    snprintf(buf, len, "%s (%s)", sym_label(tab, s), src_sym_file(tab, s));
   else
-    snprintf(buf, len, "%s", sym_label(s));
+    snprintf(buf, len, "%s", sym_label(tab, s));
 }
 
 /* Three columns filled top to bottom; a column's bracketed index ends six
    places after the column's start, or follows a single space when what
    precedes it (an overlong name or index) leaves no room. */
-void cg_print_index(void)
+void cg_print_index(const CallGraph *cg, const SymTab *tab)
 {
   size_t k = 0, i;
   /* address order in, so equal names stay in address order */
-  Sym **v = xmalloc((symtab.len + (size_t)num_cycles + 1) * sizeof *v);
-  for (i = 0; i < symtab.len + (size_t)num_cycles; i++) {
-    Sym *s = i < symtab.len ? &symtab.base[i] : &cycle_syms[i - symtab.len + 1];
+  Sym **v = xmalloc((tab->len + (size_t)cg->ncycles + 1) * sizeof *v);
+  for (i = 0; i < tab->len + (size_t)cg->ncycles; i++) {
+    Sym *s = i < tab->len ? &tab->base[i] : &cg->cycles[i - tab->len + 1];
     if (!s->index) continue;
     if (!s->is_cycle && !opt.zeros && s->ncalls == 0 && !(s->hist_time != 0)) continue;
     v[k++] = s;
@@ -335,7 +339,7 @@ void cg_print_index(void)
         size_t j = r + (size_t)c * rows;
         if (j >= k) break;
         if (v[j]->is_cycle) snprintf(nm, sizeof nm, "<cycle %d>", v[j]->cycle_num);
-        else snprintf(nm, sizeof nm, "%s", sym_label(v[j]));
+        else snprintf(nm, sizeof nm, "%s", sym_label(tab, v[j]));
         snprintf(ix, sizeof ix, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
         printf("%6s %-19.19s", ix, nm);
       }
@@ -353,7 +357,7 @@ void cg_print_index(void)
     for (int c = 0; c < 3; c++) {
       size_t j = r + (size_t)c * rows;
       if (j >= k) break;
-      index_name(v[j], name, sizeof name);
+      index_name(tab, v[j], name, sizeof name);
       snprintf(idx, sizeof idx, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
       long target = (long)c * colw + 6 - (long)strlen(idx);
       size_t need = len + strlen(idx) + strlen(name) + (size_t)(target > 0 ? target : 0) + 8;
@@ -371,367 +375,4 @@ void cg_print_index(void)
   }
   free(line);
   free(v);
-}
-
-/* ---- -r: a suggested function order ----
- *
- * Measured behaviour (no GNU code consulted; see doc/DESIGN.md): arcs
- * other than self calls, by count (ties in the order the arcs were first
- * read), are laid into chains in two rounds.  The first round takes the
- * arcs that make up the first 99% of all calls; the second the rest and
- * those the first could not place.  An arc whose ends were both called
- * joins them: two loose ends start a chain, a loose end joins the end of
- * the other's chain nearer to it (the head on a tie when the callee is in
- * the chain, the tail when the caller is), and an arc touching a function
- * already printed, or joining two chains, is left over.  After each round
- * the chains are printed in the order of the arcs that built them.  Then
- * come the called functions no chain took, then the rest, both in
- * address order. */
-typedef struct {
-  Sym *head, *tail;
-  long head_pos, tail_pos;
-} Chain;
-
-typedef struct {
-  Sym **next, **prev;            /* per symbol index */
-  Chain **chain;
-  long *pos;
-  unsigned char *printed;
-  int (*eligible)(const Sym *);  /* may an arc's end join a chain */
-  void (*emit)(const Sym *);     /* prints one function */
-  const unsigned char *late;     /* -r: specials printed with the leftovers */
-} Layout;
-
-static size_t sidx(const Sym *s) { return (size_t)(s - symtab.base); }
-
-static int is_used(const Sym *s) { return s->ncalls > 0; }
-
-static void link_after(Layout *L, Sym *a, Sym *b)   /* a then b; b was loose */
-{
-  Chain *c = L->chain[sidx(a)];
-  L->next[sidx(a)] = b;
-  L->prev[sidx(b)] = a;
-  L->chain[sidx(b)] = c;
-  L->pos[sidx(b)] = ++c->tail_pos;
-  c->tail = b;
-}
-
-static void link_before(Layout *L, Sym *b, Sym *a)  /* a then b; a was loose */
-{
-  Chain *c = L->chain[sidx(b)];
-  L->next[sidx(a)] = b;
-  L->prev[sidx(b)] = a;
-  L->chain[sidx(a)] = c;
-  L->pos[sidx(a)] = --c->head_pos;
-  c->head = a;
-}
-
-/* Lays out ARCS[0..n): the arcs placed go to PLACED (*PLACED_N of them;
-   with them, for -r, the arcs into late specials, which order chains
-   too), the rest to LEFT (which may alias the tail of another array),
-   and their number is returned. */
-static size_t order_round(Layout *L, Arc **arcs, size_t n, Arc **left, Arc **placed,
-                          size_t *placed_n)
-{
-  size_t nl = 0, np = 0;
-  for (size_t i = 0; i < n; i++) {
-    Arc *a = arcs[i];
-    Sym *p = a->parent, *c = a->child;
-    if (!L->eligible(p) || !L->eligible(c)) continue;
-    if (L->printed[sidx(p)] || L->printed[sidx(c)]) {
-      /* an arc into a special that waits for the leftovers still orders
-         its caller's chain (measured) */
-      if (L->late && L->late[sidx(c)]) placed[np++] = a;
-      left[nl++] = a;
-      continue;
-    }
-    Chain *cp = L->chain[sidx(p)], *cc = L->chain[sidx(c)];
-    if (!cp && !cc) {
-      Chain *ch = xcalloc(1, sizeof *ch);
-      ch->head = p;
-      ch->tail = p;
-      L->chain[sidx(p)] = ch;
-      L->pos[sidx(p)] = 0;
-      link_after(L, p, c);
-    } else if (!cp) {            /* the caller joins the callee's chain */
-      long dh = L->pos[sidx(c)] - cc->head_pos, dt = cc->tail_pos - L->pos[sidx(c)];
-      if (dh <= dt) link_before(L, cc->head, p);
-      else link_after(L, cc->tail, p);
-    } else if (!cc) {            /* the callee joins the caller's chain */
-      long dh = L->pos[sidx(p)] - cp->head_pos, dt = cp->tail_pos - L->pos[sidx(p)];
-      if (dt <= dh) link_after(L, cp->tail, c);
-      else link_before(L, cp->head, c);
-    } else {
-      left[nl++] = a;
-      continue;
-    }
-    placed[np++] = a;
-  }
-  if (placed_n) *placed_n = np;
-  return nl;
-}
-
-/* Prints, whole, each chain not yet printed that holds the caller of one
-   of SEQ[0..n), in that order. */
-static void print_chains(Layout *L, Arc **seq, size_t n)
-{
-  for (size_t i = 0; i < n; i++) {
-    Sym *s = seq[i]->parent;
-    if (!L->chain[sidx(s)] || L->printed[sidx(s)]) continue;
-    for (s = L->chain[sidx(s)]->head; s; s = L->next[sidx(s)]) {
-      L->printed[sidx(s)] = 1;
-      L->emit(s);
-    }
-  }
-}
-
-typedef struct { Arc *arc; size_t seq; } ArcSeq;
-
-/* By count, larger first; ties in the order the arcs were first read. */
-static int cmp_arc_count(const void *a, const void *b)
-{
-  const ArcSeq *x = a, *y = b;
-  if (x->arc->count != y->arc->count) return x->arc->count < y->arc->count ? 1 : -1;
-  return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-static void sort_by_count(Arc **arcs, size_t n)
-{
-  ArcSeq *k = xmalloc((n + 1) * sizeof *k);
-  for (size_t i = 0; i < n; i++) { k[i].arc = arcs[i]; k[i].seq = i; }
-  qsort(k, n, sizeof *k, cmp_arc_count);
-  for (size_t i = 0; i < n; i++) arcs[i] = k[i].arc;
-  free(k);
-}
-
-static void emit_name(const Sym *s) { printf("%s\n", s->name); }
-
-static void layout_init(Layout *L, int (*eligible)(const Sym *), void (*emit)(const Sym *))
-{
-  size_t n = symtab.len;
-  L->next = xcalloc(n + 1, sizeof *L->next);
-  L->prev = xcalloc(n + 1, sizeof *L->prev);
-  L->chain = xcalloc(n + 1, sizeof *L->chain);
-  L->pos = xcalloc(n + 1, sizeof *L->pos);
-  L->printed = xcalloc(n + 1, 1);
-  L->eligible = eligible;
-  L->emit = emit;
-  L->late = NULL;
-}
-
-static void layout_free(Layout *L)
-{
-  /* each chain once: gather them through their heads, then free */
-  size_t n = 0;
-  for (size_t i = 0; i < symtab.len; i++)
-    if (L->chain[i] && L->chain[i]->head == &symtab.base[i]) L->chain[n++] = L->chain[i];
-  for (size_t i = 0; i < n; i++) free(L->chain[i]);
-  free(L->next); free(L->prev); free(L->chain); free(L->pos); free(L->printed);
-}
-
-/* The arcs other than self calls, in the order first read; *TOTAL gets
-   the sum of their counts. */
-static Arc **plain_arcs(size_t *na, double *total)
-{
-  Arc **arcs = xmalloc((num_arcs + 1) * sizeof *arcs);
-  *na = 0;
-  *total = 0;
-  for (size_t i = 0; i < num_arcs; i++) {
-    Arc *a = arcs_in_order[i];
-    if (a->parent == a->child) continue;
-    arcs[(*na)++] = a;
-    *total += (double)a->count;
-  }
-  return arcs;
-}
-
-/* How many leading ARCS stay within SHARE of TOTAL calls. */
-static size_t within_share(Arc **arcs, size_t na, double total, double share)
-{
-  size_t first = 0;
-  double cum = 0;
-  while (first < na) {
-    cum += (double)arcs[first]->count;
-    if (cum / total > share) break;
-    first++;
-  }
-  return first;
-}
-
-/* Phase one of -r (measured; doc/DESIGN.md "-r"): with 80 or more called
-   functions, called/80 of them are "special": the callees of the arcs
-   that make up the first 90% of all calls (by count), those with most
-   callers among those arcs first, ties to the lower address.  Specials
-   then pair with partners, each partner used once:
-   - first, each special still free, in order, takes the first of its
-     callees (newest arc first) that is a free special; that callee is
-     "late" and the caller is used up;
-   - then each special still free, in order, takes the first of its
-     callers (newest arc first) that was never called itself; the special
-     is late.
-   Printed now: the free specials in order, except the last special
-   (which, if free, is never printed at all), then the partners by the
-   count of the arc that paired them, larger first, ties in the order
-   taken (uncalled ones are printed again with the unused).  Late
-   specials are printed with the called leftovers.  Arcs touching any
-   special join no chain. */
-typedef struct { Sym *s; size_t nparents; } Special;
-
-static int cmp_special(const void *a, const void *b)
-{
-  const Special *x = a, *y = b;
-  if (x->nparents != y->nparents) return x->nparents < y->nparents ? 1 : -1;
-  return (x->s > y->s) - (x->s < y->s);
-}
-
-enum { SP_NONE, SP_FREE, SP_LATE, SP_USED };
-
-static void print_specials(Layout *L, Arc **arcs, size_t na, double total,
-                           unsigned char *late)
-{
-  size_t n = symtab.len, ncalled = 0, i;
-  for (i = 0; i < n; i++) ncalled += is_used(&symtab.base[i]);
-  size_t want = ncalled / 80;
-  if (!want) return;
-  size_t *cnt = xcalloc(n + 1, sizeof *cnt);
-  size_t hot = within_share(arcs, na, total, 0.9);
-  for (i = 0; i < hot; i++) cnt[sidx(arcs[i]->child)]++;
-  Special *cand = xmalloc((n + 1) * sizeof *cand);
-  size_t nc = 0;
-  for (i = 0; i < n; i++)
-    if (cnt[i]) { cand[nc].s = &symtab.base[i]; cand[nc++].nparents = cnt[i]; }
-  qsort(cand, nc, sizeof *cand, cmp_special);
-  if (want > nc) want = nc;
-  /* measured, not understood: the list stops at the first candidate with
-     exactly five callers among those arcs (2-4 and 6-36 do not stop it) */
-  for (i = 0; i < want; i++)
-    if (cand[i].nparents == 5) { want = i; break; }
-  unsigned char *state = xcalloc(n + 1, 1);     /* SP_*, per symbol */
-  unsigned char *taken = xcalloc(n + 1, 1);     /* uncalled callers used */
-  for (i = 0; i < want; i++) state[sidx(cand[i].s)] = SP_FREE;
-  ArcSeq *partner = xmalloc((want + 1) * sizeof *partner);   /* the pairing arcs */
-  size_t np = 0;
-  /* specials calling specials: each special in order, while free, takes
-     its newest callee that is a free special (that callee is late), else
-     its newest caller that is a free special (then it is late itself) */
-  for (i = 0; i < want; i++) {
-    Sym *f = cand[i].s;
-    if (state[sidx(f)] != SP_FREE) continue;
-    Arc *hit = NULL;
-    for (Arc *a = f->children; a && !hit; a = a->next_child)   /* newest first */
-      if (a->child != f && state[sidx(a->child)] == SP_FREE) hit = a;
-    if (hit) {
-      state[sidx(hit->child)] = SP_LATE;
-      state[sidx(f)] = SP_USED;
-    } else {
-      for (Arc *a = f->parents; a && !hit; a = a->next_parent)
-        if (a->parent != f && state[sidx(a->parent)] == SP_FREE) hit = a;
-      if (!hit) continue;
-      state[sidx(f)] = SP_LATE;
-      state[sidx(hit->parent)] = SP_USED;
-    }
-    partner[np].arc = hit;
-    partner[np].seq = np;
-    np++;
-  }
-  for (i = 0; i < want; i++) {                  /* an uncalled caller */
-    Sym *f = cand[i].s;
-    if (state[sidx(f)] != SP_FREE) continue;
-    for (Arc *a = f->parents; a; a = a->next_parent)   /* newest first */
-      if (a->parent != f && !is_used(a->parent) && !taken[sidx(a->parent)]) {
-        taken[sidx(a->parent)] = 1;
-        state[sidx(f)] = SP_LATE;
-        partner[np].arc = a;
-        partner[np].seq = np;
-        np++;
-        break;
-      }
-  }
-  for (i = 0; i < want; i++) {
-    Sym *f = cand[i].s;
-    L->printed[sidx(f)] = 1;          /* keeps its arcs out of the chains */
-    if (state[sidx(f)] == SP_LATE) late[sidx(f)] = 1;
-    else if (state[sidx(f)] == SP_FREE && i + 1 < want) printf("%s\n", f->name);
-  }
-  qsort(partner, np, sizeof *partner, cmp_arc_count);
-  for (i = 0; i < np; i++) printf("%s\n", partner[i].arc->parent->name);
-  free(partner); free(taken); free(state); free(cand); free(cnt);
-}
-
-void cg_print_function_ordering(void)
-{
-  size_t n = symtab.len, na, i;
-  double total;
-  Layout L;
-  layout_init(&L, is_used, emit_name);
-  Arc **arcs = plain_arcs(&na, &total);
-  sort_by_count(arcs, na);
-  unsigned char *late = xcalloc(n + 1, 1);
-  print_specials(&L, arcs, na, total, late);
-  L.late = late;
-  size_t first = within_share(arcs, na, total, 0.99);
-  /* round two's list: the rest, then what round one left over */
-  Arc **two = xmalloc((na + 1) * sizeof *two);
-  Arc **placed = xmalloc((na + 1) * sizeof *placed);
-  size_t nrest = na - first;
-  memcpy(two, arcs + first, nrest * sizeof *two);
-  size_t np;
-  size_t nleft = order_round(&L, arcs, first, two + nrest, placed, &np);
-  print_chains(&L, placed, np);
-  Arc **dummy = xmalloc((na + 1) * sizeof *dummy);
-  L.late = NULL;                /* in round two such arcs order nothing */
-  order_round(&L, two, nrest + nleft, dummy, placed, &np);
-  print_chains(&L, placed, np);
-  for (i = 0; i < n; i++)
-    if ((!L.printed[i] || late[i]) && is_used(&symtab.base[i])) {
-      L.printed[i] = 1;
-      printf("%s\n", symtab.base[i].name);
-    }
-  /* every function never called, even one printed above as a caller */
-  for (i = 0; i < n; i++)
-    if (!is_used(&symtab.base[i])) printf("%s\n", symtab.base[i].name);
-  free(dummy); free(placed); free(two); free(arcs); free(late);
-  layout_free(&L);
-}
-
-/* ---- -R: a suggested order of object files ----
- *
- * Measured (doc/DESIGN.md, "-R"): the functions the map renamed to their
- * object files are laid into chains like -r's first round, but over the
- * arcs in the order first read (not by count), still cut where the
- * running sum passes 99% of all calls, and in that one round only.  The
- * chains print in the order their members first appear as callers in
- * those arcs, one line per function (its object's name, so an object
- * recurs), then the other mapped functions in address order, then, sorted
- * by name, the objects none of whose functions was printed. */
-static unsigned char *file_printed;
-
-static int is_mapped(const Sym *s) { return s->map_file != 0; }
-
-static void emit_file(const Sym *s)
-{
-  file_printed[s->map_file - 1] = 1;
-  printf("%s\n", s->name);
-}
-
-void cg_print_file_ordering(void)
-{
-  size_t n = symtab.len, na, nfiles, i;
-  double total;
-  const char *const *files = core_map_files(&nfiles);
-  file_printed = xcalloc(nfiles + 1, 1);
-  Layout L;
-  layout_init(&L, is_mapped, emit_file);
-  Arc **arcs = plain_arcs(&na, &total);
-  size_t first = within_share(arcs, na, total, 0.99);
-  Arc **left = xmalloc((na + 1) * sizeof *left);
-  Arc **placed = xmalloc((na + 1) * sizeof *placed);
-  order_round(&L, arcs, first, left, placed, NULL);
-  print_chains(&L, arcs, first);
-  for (i = 0; i < n; i++)
-    if (!L.printed[i] && is_mapped(&symtab.base[i])) emit_file(&symtab.base[i]);
-  for (i = 0; i < nfiles; i++)
-    if (!file_printed[i]) printf("%s\n", files[i]);
-  free(left); free(placed); free(arcs); free(file_printed);
-  layout_free(&L);
 }

@@ -6,77 +6,74 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "options.h"
 #include "core.h"
 
-bfd *core_bfd;
-asymbol **core_syms;
-long core_num_syms;
-asection *core_text_sect;
-
-void core_init(const char *filename)
+void core_init(Core *c, const char *filename)
 {
   struct stat st;
+  memset(c, 0, sizeof *c);
+  c->line_info = -1;
   bfd_init();
   /* GNU reports a directory the way it reports a missing file. */
   if (stat(filename, &st) == 0 && S_ISDIR(st.st_mode))
     fatal("%s: %s\n", filename, strerror(ENOENT));
-  core_bfd = bfd_openr(filename, NULL);
-  if (!core_bfd)
+  bfd *abfd = bfd_openr(filename, NULL);
+  if (!abfd)
     fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
-  if (!bfd_check_format(core_bfd, bfd_object))
+  if (!bfd_check_format(abfd, bfd_object))
     fatal("%s: %s: not in executable format\n", opt.whoami, filename);
+  c->abfd = abfd;
 
-  opt.addr_size = bfd_arch_bits_per_address(core_bfd) / 8;
-  if (opt.addr_size != 4 && opt.addr_size != 8)
-    opt.addr_size = bfd_get_arch_size(core_bfd) == 32 ? 4 : 8;
-  opt.big_endian = bfd_big_endian(core_bfd);
-  opt.min_insn_size = 1;
-  switch (bfd_get_arch(core_bfd)) {
-  case bfd_arch_vax: case bfd_arch_i386: default: opt.min_insn_size = 1; break;
+  c->addr_size = bfd_arch_bits_per_address(abfd) / 8;
+  if (c->addr_size != 4 && c->addr_size != 8)
+    c->addr_size = bfd_get_arch_size(abfd) == 32 ? 4 : 8;
+  c->big_endian = bfd_big_endian(abfd);
+  switch (bfd_get_arch(abfd)) {
+  case bfd_arch_vax: case bfd_arch_i386: default: c->min_insn_size = 1; break;
   case bfd_arch_aarch64: case bfd_arch_sparc: case bfd_arch_mips:
-  case bfd_arch_alpha: opt.min_insn_size = 4; break;
+  case bfd_arch_alpha: c->min_insn_size = 4; break;
   }
 
-  core_text_sect = bfd_get_section_by_name(core_bfd, ".text");
-  if (!core_text_sect) {
-    core_text_sect = bfd_get_section_by_name(core_bfd, "$CODE$");
-    if (!core_text_sect)
+  c->text = bfd_get_section_by_name(abfd, ".text");
+  if (!c->text) {
+    c->text = bfd_get_section_by_name(abfd, "$CODE$");
+    if (!c->text)
       fatal("%s: can't find .text section in %s\n", opt.whoami, filename);
   }
 
-  long sz = bfd_get_symtab_upper_bound(core_bfd);
+  long sz = bfd_get_symtab_upper_bound(abfd);
   if (sz < 0)
     fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
-  core_syms = xmalloc((size_t)sz);
-  core_num_syms = bfd_canonicalize_symtab(core_bfd, core_syms);
-  if (core_num_syms < 0)
+  c->syms = xmalloc((size_t)sz);
+  c->nsyms = bfd_canonicalize_symtab(abfd, c->syms);
+  if (c->nsyms < 0)
     fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
-  if (core_num_syms == 0)
+  if (c->nsyms == 0)
     fatal("%s: file `%s' has no symbols\n", opt.whoami, filename);
 }
 
-int core_has_line_info(void)
+int core_has_line_info(Core *c)
 {
-  static int known = -1;
-  if (known < 0)
-    known = bfd_get_section_by_name(core_bfd, ".debug_line") != NULL
-         || bfd_get_section_by_name(core_bfd, ".debug_info") != NULL
-         || bfd_get_section_by_name(core_bfd, ".stab") != NULL;
-  return known;
+  if (c->line_info < 0)
+    c->line_info = bfd_get_section_by_name(c->abfd, ".debug_line") != NULL
+                || bfd_get_section_by_name(c->abfd, ".debug_info") != NULL
+                || bfd_get_section_by_name(c->abfd, ".stab") != NULL;
+  return c->line_info;
 }
 
-int core_src_info(vma_t addr, const char **file, int *line)
+int core_src_info(const Core *c, vma_t addr, const char **file, int *line)
 {
   const char *fname = NULL, *func = NULL;
   unsigned int l = 0;
   asection *sec;
-  for (sec = core_bfd->sections; sec; sec = sec->next) {
+  for (sec = c->abfd->sections; sec; sec = sec->next) {
     vma_t lo = bfd_section_vma(sec);
     if (!(bfd_section_flags(sec) & SEC_CODE)) continue;
     if (addr >= lo && addr < lo + bfd_section_size(sec)) break;
   }
-  if (!sec) sec = core_text_sect;
-  if (bfd_find_nearest_line(core_bfd, sec, core_syms,
+  if (!sec) sec = c->text;
+  if (bfd_find_nearest_line(c->abfd, sec, c->syms,
                             addr - bfd_section_vma(sec), &fname, &func, &l)
       && fname && l) {
     *file = fname;
@@ -88,44 +85,54 @@ int core_src_info(vma_t addr, const char **file, int *line)
   return 0;
 }
 
-/* The contents of the text section, read on first use (-c); NULL when
-   they cannot be read. */
-const unsigned char *core_text_space(vma_t *vma, size_t *size)
+const unsigned char *core_text_space(Core *c, vma_t *vma, size_t *size)
 {
-  static unsigned char *space;
-  static int tried;
-  if (!tried) {
-    tried = 1;
-    bfd_size_type sz = bfd_section_size(core_text_sect);
-    if (sz > 0 && (bfd_section_flags(core_text_sect) & SEC_HAS_CONTENTS)) {
-      space = xmalloc((size_t)sz);
-      if (!bfd_get_section_contents(core_bfd, core_text_sect, space, 0, sz)) {
-        free(space);
-        space = NULL;
+  if (!c->text_tried) {
+    c->text_tried = 1;
+    bfd_size_type sz = bfd_section_size(c->text);
+    if (sz > 0 && (bfd_section_flags(c->text) & SEC_HAS_CONTENTS)) {
+      c->text_space = xmalloc((size_t)sz);
+      if (!bfd_get_section_contents(c->abfd, c->text, c->text_space, 0, sz)) {
+        free(c->text_space);
+        c->text_space = NULL;
       }
     }
   }
-  *vma = bfd_section_vma(core_text_sect);
-  *size = space ? (size_t)bfd_section_size(core_text_sect) : 0;
-  return space;
+  *vma = bfd_section_vma(c->text);
+  *size = c->text_space ? (size_t)bfd_section_size(c->text) : 0;
+  return c->text_space;
 }
 
-/* -c: scan every function's code for calls and add them as arcs of count
-   zero.  Only targets with a scanner: x86 and x86-64 (i386.c). */
-void core_find_calls(vma_t lowpc, vma_t highpc)
+vma_t core_text_end(const Core *c)
 {
-  void (*scan)(Sym *, vma_t, vma_t, vma_t, vma_t) = NULL;
-  switch (bfd_get_arch(core_bfd)) {
+  return bfd_section_vma(c->text) + bfd_section_size(c->text);
+}
+
+/* -c: scan every function's code for calls and report them.  Only targets
+   with a finder: x86 and x86-64 (i386.c). */
+void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
+                     CoreCallFn add, void *ctx)
+{
+  void (*scan)(const CallScan *, Sym *, vma_t, vma_t) = NULL;
+  switch (bfd_get_arch(c->abfd)) {
   case bfd_arch_i386: scan = i386_find_call; break;
   default: break;
   }
   if (!scan) return;
-  for (size_t i = 0; i < symtab.len; i++) {
-    Sym *s = &symtab.base[i];
+  CallScan cs;
+  cs.text = core_text_space(c, &cs.text_vma, &cs.text_size);
+  if (!cs.text) return;
+  cs.lowpc = lowpc;
+  cs.highpc = highpc;
+  cs.syms = syms;
+  cs.add = add;
+  cs.ctx = ctx;
+  for (size_t i = 0; i < syms->len; i++) {
+    Sym *s = &syms->base[i];
     /* the range GNU scans: the function, clipped to the histogram */
-    vma_t start = s->addr, end = i + 1 < symtab.len ? s->end_addr + 1 : s->addr;
+    vma_t start = s->addr, end = i + 1 < syms->len ? s->end_addr + 1 : s->addr;
     if (start < lowpc) start = lowpc;
     if (end > highpc) end = highpc;
-    if (start < end) scan(s, start, end, lowpc, highpc);
+    if (start < end) scan(&cs, s, start, end);
   }
 }

@@ -1,27 +1,60 @@
-/* core.h -- access to the profiled object through BFD.
- * core_init opens the object (exiting with GNU's messages when it cannot),
- * records the target's address size and byte order in opt, and keeps the
- * canonical symbol table for corefile.c. */
+/* core.h -- the profiled object, read through BFD.
+ *
+ * core_init opens the object (exiting with GNU's messages when it cannot)
+ * and fills a Core: the canonical symbol table, the text section, and the
+ * target's address width, byte order and instruction granularity.  The
+ * other calls answer questions about the object: source positions from its
+ * debug information, and the calls its code makes (-c), found by the
+ * per-architecture finders (i386.c, ...), which report each call through a
+ * callback so that this layer knows nothing of the call graph. */
 #ifndef CORE_H
 #define CORE_H
-#include "gprof.h"
+#include "symtab.h"
 
-void core_init(const char *filename);
-void core_create_function_syms(void);   /* corefile.c: fills symtab */
-void core_read_external_symtab(const char *filename);   /* -S */
-/* -R: reads the function-to-object map (nm --print-file-name format);
-   core_create_function_syms then renames each mapped function to its
-   object file and sets its map_file.  core_map_files lists the distinct
-   object names, sorted. */
-void core_read_map(const char *filename);
-const char *const *core_map_files(size_t *n);
+struct bfd;
+struct bfd_symbol;
+struct bfd_section;
+
+typedef struct Core {
+  struct bfd *abfd;
+  struct bfd_symbol **syms;     /* BFD's canonical symbol table */
+  long nsyms;
+  struct bfd_section *text;     /* .text (or $CODE$) */
+  int addr_size;                /* 4 or 8 */
+  int big_endian;
+  unsigned min_insn_size;       /* address granularity of the target */
+  int line_info;                /* -1 until asked: DWARF or stabs present */
+  unsigned char *text_space;    /* the text's bytes, read on first use */
+  int text_tried;
+} Core;
+
+void core_init(Core *c, const char *filename);
 /* Source position of an address from debug info; 0 when unknown. */
-int core_src_info(vma_t addr, const char **file, int *line);
-int core_has_line_info(void);     /* DWARF or stabs present */
-const unsigned char *core_text_space(vma_t *vma, size_t *size);
-/* -c: adds the calls found in the code of each function (its part inside
-   [lowpc, highpc), the histogram's range) as arcs of count zero. */
-void core_find_calls(vma_t lowpc, vma_t highpc);
-/* The per-architecture scanners: PARENT's code in [start, end). */
-void i386_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
+int core_src_info(const Core *c, vma_t addr, const char **file, int *line);
+int core_has_line_info(Core *c);
+/* The text section's bytes (NULL when they cannot be read), its address
+   and size. */
+const unsigned char *core_text_space(Core *c, vma_t *vma, size_t *size);
+/* The address just past the text section. */
+vma_t core_text_end(const Core *c);
+
+/* -c: what a call finder works with.  It scans PARENT's code in
+   [start, end) and calls add(ctx, parent, callee) for each call it finds
+   to the start of a function in syms, the callee inside [lowpc, highpc). */
+typedef void (*CoreCallFn)(void *ctx, Sym *parent, Sym *callee);
+typedef struct {
+  const unsigned char *text;    /* the text section's bytes */
+  vma_t text_vma;
+  size_t text_size;
+  vma_t lowpc, highpc;          /* the histogram's range */
+  const SymTab *syms;
+  CoreCallFn add;
+  void *ctx;
+} CallScan;
+/* Runs the finder of the object's architecture over every function (its
+   part inside [lowpc, highpc)). */
+void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
+                     CoreCallFn add, void *ctx);
+/* The per-architecture finders. */
+void i386_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
 #endif

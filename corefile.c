@@ -5,22 +5,15 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core.h"
-#include "symtab.h"
-
-extern bfd *core_bfd;
-extern asymbol **core_syms;
-extern long core_num_syms;
-extern asection *core_text_sect;
+#include "options.h"
+#include "corefile.h"
 
 static int dotted_ok(const char *n);
-typedef struct MapEnt MapEnt;
-static const MapEnt *map_find(const char *name);
-static int map_apply(Sym *s);
+static int map_apply(const CoreMap *m, Sym *s);
 
 /* 'T' for a global text symbol, 't' for a static one, 0 to ignore it.
    GNU treats weak symbols ('W') as global text wherever they live. */
-static int sym_class(asymbol *sym)
+static int sym_class(const Core *core, asymbol *sym)
 {
   symbol_info info;
   if (!sym->section || bfd_is_und_section(sym->section)
@@ -28,7 +21,7 @@ static int sym_class(asymbol *sym)
     return 0;
   if (sym->flags & (BSF_SECTION_SYM | BSF_FILE | BSF_DEBUGGING))
     return 0;
-  bfd_get_symbol_info(core_bfd, sym, &info);
+  bfd_get_symbol_info(core->abfd, sym, &info);
   int c = info.type;
   if (c == 'W') c = 'T';
   if (c != 'T' && c != 't') return 0;
@@ -36,7 +29,7 @@ static int sym_class(asymbol *sym)
      etext stay): measured, so it is accepted and ignored here. */
   const char *n = sym->name;
   if (!n || !*n) return 0;
-  if (bfd_is_local_label(core_bfd, sym)) return 0;
+  if (bfd_is_local_label(core->abfd, sym)) return 0;
   if (!strncmp(n, "__gnu_compiled", 14) || !strncmp(n, "___gnu_compiled", 15))
     return 0;
   if (c == 't' && (strchr(n, '$') || !dotted_ok(n))) return 0;
@@ -93,15 +86,15 @@ static int nameset_add(NameSet *ns, const char *s)
   return 1;
 }
 
-static unsigned char *dotted_statics_dropped(void)
+static unsigned char *dotted_statics_dropped(const Core *core)
 {
-  size_t n = (size_t)core_num_syms, cap = 16;
+  size_t n = (size_t)core->nsyms, cap = 16;
   while (cap < 2 * n + 2) cap *= 2;
   NameSet seen = { xcalloc(cap, sizeof *seen.slot), cap - 1 };
   unsigned char *drop = xcalloc(n + 1, 1);
   size_t *wait = xmalloc((n + 1) * sizeof *wait), nwait = 0;
   for (size_t i = 0; i < n; i++) {
-    asymbol *as = core_syms[i];
+    asymbol *as = core->syms[i];
     const char *name = as->name;
     if (!name || !nameset_add(&seen, name)) continue;
     int local = !(as->flags & (BSF_GLOBAL | BSF_WEAK | BSF_GNU_UNIQUE));
@@ -113,7 +106,7 @@ static unsigned char *dotted_statics_dropped(void)
     } else bad = !dotted_ok(name);
     if (bad) {
       while (nwait) drop[wait[--nwait]] = 1;
-    } else if (sym_class(as) == 't') {
+    } else if (sym_class(core, as) == 't') {
       wait[nwait++] = i;
     }
   }
@@ -122,24 +115,24 @@ static unsigned char *dotted_statics_dropped(void)
   return drop;
 }
 
-void core_create_function_syms(void)
+void core_create_function_syms(const Core *core, const CoreMap *m, SymTab *tab)
 {
-  char lead = bfd_get_symbol_leading_char(core_bfd);
+  char lead = bfd_get_symbol_leading_char(core->abfd);
   size_t n = 0;
   long i;
-  symtab.base = xmalloc(((size_t)core_num_syms + 1) * sizeof(Sym));
-  unsigned char *late_drop = dotted_statics_dropped();
-  for (i = 0; i < core_num_syms; i++) {
-    asymbol *as = core_syms[i];
-    int c = sym_class(as);
+  tab->base = xmalloc(((size_t)core->nsyms + 1) * sizeof(Sym));
+  unsigned char *late_drop = dotted_statics_dropped(core);
+  for (i = 0; i < core->nsyms; i++) {
+    asymbol *as = core->syms[i];
+    int c = sym_class(core, as);
     if (!c || (c == 't' && late_drop[i])) continue;
     if (opt.no_static && c == 't') continue;
-    Sym *s = &symtab.base[n++];
+    Sym *s = &tab->base[n++];
     sym_init(s);
     const char *name = as->name;
     if (lead && name[0] == lead) name++;
     s->name = name;
-    if (!map_apply(s)) {
+    if (!map_apply(m, s)) {
       n--;
       continue;
     }
@@ -153,8 +146,9 @@ void core_create_function_syms(void)
         s->is_func ? ", function" : "");
   }
   free(late_drop);
-  symtab.len = n;
-  symtab_finalize(&symtab);
+  tab->len = n;
+  tab->core = (Core *)core;
+  symtab_finalize(tab);
   /* The last symbol covers its own address only (as GNU's does: seen
      with -S tables, where nothing follows it). */
 }
@@ -162,13 +156,13 @@ void core_create_function_syms(void)
 /* -S: symbols from an nm-style table ("address type name", as in
    /proc/kallsyms) instead of the object's.  Text symbols ('T', 't') are
    kept; other lines are skipped.  Source files are not looked up. */
-void core_read_external_symtab(const char *filename)
+void core_read_external_symtab(const Core *core, SymTab *tab, const char *filename)
 {
   FILE *f = fopen(filename, "r");
   if (!f)
     fatal("%s: could not open %s.\n", opt.whoami, filename);
   size_t cap = 1024, n = 0;
-  symtab.base = xmalloc(cap * sizeof(Sym));
+  tab->base = xmalloc(cap * sizeof(Sym));
   char line[4096], name[4096];
   while (fgets(line, sizeof line, f)) {
     unsigned long long addr;
@@ -176,8 +170,8 @@ void core_read_external_symtab(const char *filename)
     if (sscanf(line, "%llx %c %4095s", &addr, &type, name) != 3) continue;
     if (type != 'T' && type != 't') continue;
     if (opt.no_static && type == 't') continue;
-    if (n == cap) symtab.base = xrealloc(symtab.base, (cap *= 2) * sizeof(Sym));
-    Sym *s = &symtab.base[n++];
+    if (n == cap) tab->base = xrealloc(tab->base, (cap *= 2) * sizeof(Sym));
+    Sym *s = &tab->base[n++];
     sym_init(s);
     s->name = xstrdup(name);
     s->addr = s->end_addr = addr;
@@ -186,15 +180,14 @@ void core_read_external_symtab(const char *filename)
     s->file_done = 1;
   }
   fclose(f);
-  symtab.len = n;
-  symtab_finalize(&symtab);
+  tab->len = n;
+  tab->core = (Core *)core;
+  symtab_finalize(tab);
   /* Unlike the object's own table, the last symbol of an external table
      reaches to the end of the object's .text (so it takes the samples and
      calls of everything above it there). */
-  if (symtab.len && core_text_sect) {
-    vma_t end = bfd_section_vma(core_text_sect) + bfd_section_size(core_text_sect);
-    symtab.base[symtab.len - 1].end_addr = end - 1;
-  }
+  if (tab->len)
+    tab->base[tab->len - 1].end_addr = core_text_end(core) - 1;
 }
 
 /* ---- -R: the function-to-object map ----
@@ -210,21 +203,16 @@ void core_read_external_symtab(const char *filename)
  * object stays, renamed, and absorbs the rest.  A symbol
  * named by several records gets the one a binary search of the records,
  * sorted by name with ties in file order, lands on. */
-struct MapEnt {
+struct CoreMapEnt {
   const char *name;
-  unsigned file;                /* 1 + index in map_files */
+  unsigned file;                /* 1 + index in CoreMap.files */
   int cont;                     /* same object as the record before */
   size_t seq;
 };
 
-static MapEnt *map_ents;
-static size_t map_len;
-static const char **map_files;
-static size_t map_nfiles;
-
 static int map_ent_cmp(const void *a, const void *b)
 {
-  const MapEnt *x = a, *y = b;
+  const CoreMapEnt *x = a, *y = b;
   int c = strcmp(x->name, y->name);
   if (c) return c;
   return (x->seq > y->seq) - (x->seq < y->seq);
@@ -237,10 +225,11 @@ static int str_cmp(const void *a, const void *b)
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
-void core_read_map(const char *filename)
+void core_read_map(CoreMap *m, const char *filename)
 {
   FILE *f = fopen(filename, "r");
   if (!f) fatal("%s: could not open %s.\n", opt.whoami, filename);
+  memset(m, 0, sizeof *m);
   size_t cap = 1 << 16, len = 0;
   char *buf = xmalloc(cap);
   size_t got;
@@ -249,6 +238,7 @@ void core_read_map(const char *filename)
     if (len == cap) buf = xrealloc(buf, cap *= 2);
   }
   fclose(f);
+  m->text = buf;
 
   /* records: (object, name) pairs in file order, both cut out of BUF */
   size_t rcap = 256, nrec = 0;
@@ -277,46 +267,40 @@ void core_read_map(const char *filename)
   }
 
   /* distinct objects, sorted */
-  map_files = xmalloc((nrec + 1) * sizeof *map_files);
-  memcpy(map_files, robj, nrec * sizeof *map_files);
-  if (nrec > 1) qsort(map_files, nrec, sizeof *map_files, str_cmp);
+  m->files = xmalloc((nrec + 1) * sizeof *m->files);
+  memcpy(m->files, robj, nrec * sizeof *m->files);
+  if (nrec > 1) qsort(m->files, nrec, sizeof *m->files, str_cmp);
   for (size_t i = 0; i < nrec; i++)
-    if (!map_nfiles || strcmp(map_files[map_nfiles - 1], map_files[i]))
-      map_files[map_nfiles++] = map_files[i];
+    if (!m->nfiles || strcmp(m->files[m->nfiles - 1], m->files[i]))
+      m->files[m->nfiles++] = m->files[i];
 
-  map_ents = xmalloc((nrec + 1) * sizeof *map_ents);
+  m->ents = xmalloc((nrec + 1) * sizeof *m->ents);
   for (size_t i = 0; i < nrec; i++) {
-    const char **hit = bsearch(&robj[i], map_files, map_nfiles, sizeof *map_files, str_cmp);
-    map_ents[map_len].name = rname[i];
-    map_ents[map_len].file = (unsigned)(hit - map_files) + 1;
-    map_ents[map_len].cont = i && !strcmp(robj[i], robj[i - 1]);
-    map_ents[map_len].seq = i;
-    map_len++;
+    const char **hit = bsearch(&robj[i], m->files, m->nfiles, sizeof *m->files, str_cmp);
+    m->ents[m->len].name = rname[i];
+    m->ents[m->len].file = (unsigned)(hit - m->files) + 1;
+    m->ents[m->len].cont = i && !strcmp(robj[i], robj[i - 1]);
+    m->ents[m->len].seq = i;
+    m->len++;
   }
-  if (map_len > 1) qsort(map_ents, map_len, sizeof *map_ents, map_ent_cmp);
+  if (m->len > 1) qsort(m->ents, m->len, sizeof *m->ents, map_ent_cmp);
   free(robj);
   free(rname);
-  DBG(DBG_SYMTAB, "map: %zu records, %zu objects\n", nrec, map_nfiles);
-}
-
-const char *const *core_map_files(size_t *n)
-{
-  *n = map_nfiles;
-  return map_files;
+  DBG(DBG_SYMTAB, "map: %zu records, %zu objects\n", nrec, m->nfiles);
 }
 
 /* The plain binary search (first probe in the middle, lower half on
    "less"), so that among records naming the same symbol we pick the one
    GNU picks. */
-static const MapEnt *map_find(const char *name)
+static const CoreMapEnt *map_find(const CoreMap *m, const char *name)
 {
-  size_t lo = 0, hi = map_len;
+  size_t lo = 0, hi = m->len;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    int c = strcmp(name, map_ents[mid].name);
+    int c = strcmp(name, m->ents[mid].name);
     if (c < 0) hi = mid;
     else if (c > 0) lo = mid + 1;
-    else return &map_ents[mid];
+    else return &m->ents[mid];
   }
   return NULL;
 }
@@ -324,13 +308,13 @@ static const MapEnt *map_find(const char *name)
 /* A mapped function takes its object's name everywhere it is printed
    (GNU renames it when the symbol table is built, so symspecs see the
    new name too); returns 0 for a function to leave out. */
-static int map_apply(Sym *s)
+static int map_apply(const CoreMap *m, Sym *s)
 {
-  if (!map_len) return 1;
-  const MapEnt *m = map_find(s->name);
-  if (!m) return 1;
-  if (m->cont) return 0;
-  s->name = map_files[m->file - 1];
-  s->map_file = m->file;
+  if (!m || !m->len) return 1;
+  const CoreMapEnt *e = map_find(m, s->name);
+  if (!e) return 1;
+  if (e->cont) return 0;
+  s->name = m->files[e->file - 1];
+  s->map_file = e->file;
   return 1;
 }

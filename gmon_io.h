@@ -1,20 +1,41 @@
-/* gmon_io.h -- reading profile data files and writing gmon.sum.
- * gmon_out_read reads one file, adding its histogram to hist.c, its arcs to
- * cg_arcs.c and its basic-block counts to basic_blocks.c, and records in opt
- * what kinds of records were seen.  Errors exit through fatal(). */
+/* gmon_io.h -- reading profile data files (GNU, BSD, 4.4BSD layouts) and
+ * writing gmon.sum.
+ *
+ * A Profile is everything the profile files held: the histogram records,
+ * the arcs (added to the call graph as they are read, and kept as records
+ * for -s), the basic-block counts, and which kinds of records were seen.
+ * gmon_out_read adds one file to it; gmon_out_write writes the sum, whole
+ * or not at all.  Errors in the input exit through fatal() with GNU's
+ * messages. */
 #ifndef GMON_IO_H
 #define GMON_IO_H
-#include "gprof.h"
+#include "hist.h"
+#include "call_graph.h"
+#include "basic_blocks.h"
 
-void gmon_out_read(const char *filename);
-void gmon_out_write(const char *filename);
-
-/* Reader over a byte buffer holding a whole file. */
 typedef struct {
-  const unsigned char *p, *end;
-} GmonBuf;
-int gmon_get_u32(GmonBuf *b, uint32_t *v);
-int gmon_get_addr(GmonBuf *b, vma_t *v);
-void gmon_put_u32(FILE *f, uint32_t v);
-void gmon_put_addr(FILE *f, vma_t v);
+  GmonEnc enc;                  /* the object's byte order and width */
+  HistSet hist;
+  CallGraph cg;
+  ArcRecs arc_recs;             /* kept only for -s */
+  BBSet bb;
+  int have_hist, have_arcs, have_bb;
+  int warned_bb;
+  /* GNU's gmon.sum header carries, in its spare bytes, the high pc and
+     count of the last histogram header read */
+  vma_t last_hist_highpc;
+  uint32_t last_hist_ncnt;
+} Profile;
+
+/* What the reader resolves records against. */
+typedef struct {
+  const SymTab *syms;
+  const SymSpecs *specs;
+} GmonContext;
+
+void gmon_init(Profile *p, int addr_size, int big_endian);
+void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename);
+/* Writes FILENAME; on failure prints "gprof: FILENAME: reason" and exits 1,
+   leaving any old file untouched. */
+void gmon_out_write(Profile *p, const SymTab *syms, const char *filename);
 #endif

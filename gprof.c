@@ -1,16 +1,22 @@
-/* gprof.c -- options and the driver of the pipeline. */
+/* gprof.c -- options and the driver of the pipeline.
+ *
+ * Parses the command line into the Options (options.h) and the symbol
+ * specifications, then runs the stages in order, holding what each
+ * returns: the object (Core) and its symbol table, the profile data and
+ * its call graph, the analysis, and the reports.  Nothing below calls
+ * back into this file. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gprof.h"
-#include "core.h"
-#include "symtab.h"
-#include "gmon_io.h"
-#include "hist.h"
-#include "cg_arcs.h"
-#include "cg_print.h"
-#include "basic_blocks.h"
+#include "options.h"
+#include "corefile.h"
 #include "sym_ids.h"
+#include "gmon_io.h"
+#include "cg_analyze.h"
+#include "flat.h"
+#include "cg_print.h"
+#include "cg_order.h"
+#include "annotate.h"
 #include <libiberty/demangle.h>
 
 #define GPROF_VERSION "0.1"
@@ -115,20 +121,25 @@ static void help(void)
   exit(0);
 }
 
+enum {
+  STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_EXEC = 4, STYLE_ANNO = 8,
+  STYLE_FUNC_ORDER = 16, STYLE_FILE_ORDER = 32, STYLE_SUM = 64
+};
+
 /* -p -q -C -A: the report is on, limited to SPEC's symbols if given. */
-static void report_on(unsigned *style, unsigned *user, unsigned bit, int table)
+static void report_on(SymSpecs *specs, unsigned *style, unsigned *user, unsigned bit, int table)
 {
-  if (optarg) sym_id_add(optarg, table);
+  if (optarg) sym_id_add(specs, optarg, table);
   *style |= bit;
   *user |= bit;
 }
 
 /* -P -Q -Z -J: without SPEC the report is off; with one it is on but
    leaves SPEC's symbols out. */
-static void report_off(unsigned *style, unsigned *user, unsigned bit, int table)
+static void report_off(SymSpecs *specs, unsigned *style, unsigned *user, unsigned bit, int table)
 {
   if (optarg) {
-    sym_id_add(optarg, table);
+    sym_id_add(specs, optarg, table);
     *style |= bit;
   } else {
     *style &= ~bit;
@@ -136,82 +147,92 @@ static void report_off(unsigned *style, unsigned *user, unsigned bit, int table)
   *user |= bit;
 }
 
+/* -c: each call a finder reports becomes an arc of count zero. */
+static void add_static_arc(void *cg, Sym *parent, Sym *callee)
+{
+  arc_add(cg, parent, callee, 0);
+}
+
 int main(int argc, char **argv)
 {
   const char *a_out = "a.out";
   int c;
   unsigned style = 0, user = 0;     /* requested outputs, outputs named */
-  opt.whoami = argv[0];
+  Options *o = options_for_startup();
+  SymSpecs specs;
+  sym_id_init(&specs);
+  o->whoami = argv[0];
+  util_set_name(argv[0]);
   /* reports run to tens of megabytes: write them in large blocks */
   static char outbuf[1 << 16];
   setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-  opt.demangle = 1;
-  opt.width = 80;
-  opt.table_length = 10;
+  o->demangle = 1;
+  o->width = 80;
+  o->table_length = 10;
   while ((c = getopt_long(argc, argv,
              "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
              long_opts, NULL)) != -1) {
     switch (c) {
-    case 'a': opt.no_static = 1; break;
-    case 'A': report_on(&style, &user, STYLE_ANNO, INCL_ANNO); break;
-    case 'J': report_off(&style, &user, STYLE_ANNO, EXCL_ANNO); break;
-    case 'b': opt.brief = 1; break;
-    case 'c': opt.static_cg = 1; break;
-    case 'd': opt.debug = optarg ? atoi(optarg) : ~0; break;
-    case 'D': opt.ignore_non_func = 1; break;
-    case 'e': sym_id_add(optarg, EXCL_GRAPH); break;
-    case 'E': sym_id_add(optarg, EXCL_GRAPH); sym_id_add(optarg, EXCL_TIME); break;
-    case 'f': sym_id_add(optarg, INCL_GRAPH); break;
-    case 'F': sym_id_add(optarg, INCL_GRAPH); sym_id_add(optarg, INCL_TIME); break;
-    case 'i': opt.want_info = 1; break;
+    case 'a': o->no_static = 1; break;
+    case 'A': report_on(&specs, &style, &user, STYLE_ANNO, INCL_ANNO); break;
+    case 'J': report_off(&specs, &style, &user, STYLE_ANNO, EXCL_ANNO); break;
+    case 'b': o->brief = 1; break;
+    case 'c': o->static_cg = 1; break;
+    case 'd': o->debug = optarg ? atoi(optarg) : ~0; break;
+    case 'D': o->ignore_non_func = 1; break;
+    case 'e': sym_id_add(&specs, optarg, EXCL_GRAPH); break;
+    case 'E': sym_id_add(&specs, optarg, EXCL_GRAPH); sym_id_add(&specs, optarg, EXCL_TIME); break;
+    case 'f': sym_id_add(&specs, optarg, INCL_GRAPH); break;
+    case 'F': sym_id_add(&specs, optarg, INCL_GRAPH); sym_id_add(&specs, optarg, INCL_TIME); break;
+    case 'i': o->want_info = 1; break;
     case 'I':                           /* each -I adds to the search list */
-      if (opt.src_dirs) {
-        char *d = xmalloc(strlen(opt.src_dirs) + strlen(optarg) + 2);
-        sprintf(d, "%s:%s", opt.src_dirs, optarg);
-        opt.src_dirs = d;
+      if (o->src_dirs) {
+        char *d = xmalloc(strlen(o->src_dirs) + strlen(optarg) + 2);
+        sprintf(d, "%s:%s", o->src_dirs, optarg);
+        o->src_dirs = d;
       } else {
-        opt.src_dirs = optarg;
+        o->src_dirs = optarg;
       }
       break;
     case 'k': {
       char *slash = strchr(optarg, '/');
       if (!slash) usage(stderr, 1);
       *slash = 0;
-      sym_id_add_arc(optarg, slash + 1);
+      sym_id_add_arc(&specs, optarg, slash + 1);
       break;
     }
-    case 'l': opt.line = 1; break;
-    case 'L': opt.print_path = 1; break;
-    case 'm': opt.min_count = strtoul(optarg, NULL, 0); break;
-    case 'n': sym_id_add(optarg, INCL_TIME); break;
-    case 'N': sym_id_add(optarg, EXCL_TIME); break;
-    case 'p': report_on(&style, &user, STYLE_FLAT, INCL_FLAT); break;
-    case 'P': report_off(&style, &user, STYLE_FLAT, EXCL_FLAT); break;
-    case 'q': report_on(&style, &user, STYLE_GRAPH, INCL_GRAPH); break;
-    case 'Q': report_off(&style, &user, STYLE_GRAPH, EXCL_GRAPH); break;
-    case 'C': report_on(&style, &user, STYLE_EXEC, INCL_EXEC); break;
-    case 'Z': report_off(&style, &user, STYLE_EXEC, EXCL_EXEC); break;
+    case 'l': o->line = 1; break;
+    case 'L': o->print_path = 1; break;
+    case 'm': o->min_count = strtoul(optarg, NULL, 0); break;
+    case 'n': sym_id_add(&specs, optarg, INCL_TIME); break;
+    case 'N': sym_id_add(&specs, optarg, EXCL_TIME); break;
+    case 'p': report_on(&specs, &style, &user, STYLE_FLAT, INCL_FLAT); break;
+    case 'P': report_off(&specs, &style, &user, STYLE_FLAT, EXCL_FLAT); break;
+    case 'q': report_on(&specs, &style, &user, STYLE_GRAPH, INCL_GRAPH); break;
+    case 'Q': report_off(&specs, &style, &user, STYLE_GRAPH, EXCL_GRAPH); break;
+    case 'C': report_on(&specs, &style, &user, STYLE_EXEC, INCL_EXEC); break;
+    case 'Z': report_off(&specs, &style, &user, STYLE_EXEC, EXCL_EXEC); break;
     case 'r': style |= STYLE_FUNC_ORDER; user |= STYLE_FUNC_ORDER; break;
-    case 'R': opt.map_file = optarg; style |= STYLE_FILE_ORDER; user |= STYLE_FILE_ORDER; break;
-    case 's': opt.want_sum = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
-    case 'S': opt.ext_symtab = optarg; break;
-    case 't': opt.table_length = atoi(optarg); break;
-    case 'T': opt.traditional = 1; break;
-    case 'w': opt.width = atoi(optarg); break;
-    case 'x': opt.all_lines = 1; break;
-    case 'y': opt.separate_files = 1; break;
-    case 'z': opt.zeros = 1; break;
+    case 'R': o->map_file = optarg; style |= STYLE_FILE_ORDER; user |= STYLE_FILE_ORDER; break;
+    case 's': o->want_sum = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
+    case 'S': o->ext_symtab = optarg; break;
+    case 't': o->table_length = atoi(optarg); break;
+    case 'T': o->traditional = 1; break;
+    case 'w': o->width = atoi(optarg); break;
+    case 'x': o->all_lines = 1; break;
+    case 'y': o->separate_files = 1; break;
+    case 'z': o->zeros = 1; break;
     case 'O':
-      if (!strcmp(optarg, "auto")) opt.file_format = FF_AUTO;
-      else if (!strcmp(optarg, "bsd")) opt.file_format = FF_BSD;
-      else if (!strcmp(optarg, "4.4bsd")) opt.file_format = FF_44BSD;
-      else if (!strcmp(optarg, "magic")) opt.file_format = FF_MAGIC;
+      if (!strcmp(optarg, "auto")) o->file_format = FF_AUTO;
+      else if (!strcmp(optarg, "bsd")) o->file_format = FF_BSD;
+      else if (!strcmp(optarg, "4.4bsd")) o->file_format = FF_44BSD;
+      else if (!strcmp(optarg, "magic")) o->file_format = FF_MAGIC;
       else if (!strcmp(optarg, "prof")) {
-        fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", opt.whoami);
+        fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", o->whoami);
         exit(1);
       } else {
         /* sic: GNU prints the argument first and the program name last */
-        fprintf(stderr, "%s: unknown file format %s\n", optarg, opt.whoami);
+        fprintf(stderr, "%s: unknown file format %s\n", optarg, o->whoami);
         exit(1);
       }
       break;
@@ -221,18 +242,18 @@ int main(int argc, char **argv)
       exit(0);
     case 'h': help(); break;
     case 1000:
-      opt.demangle = 1;
+      o->demangle = 1;
       if (optarg) {
         enum demangling_styles st = cplus_demangle_name_to_style(optarg);
         if (st == unknown_demangling) {
-          fprintf(stderr, "%s: unknown demangling style `%s'\n", opt.whoami, optarg);
+          fprintf(stderr, "%s: unknown demangling style `%s'\n", o->whoami, optarg);
           exit(1);
         }
         cplus_demangle_set_style(st);
       }
       break;
-    case 1001: opt.demangle = 0; break;
-    case 1002: opt.inline_names = 1; break;
+    case 1001: o->demangle = 0; break;
+    case 1002: o->inline_names = 1; break;
     case '?': usage(stderr, 1); break;
     default: break;
     }
@@ -240,35 +261,44 @@ int main(int argc, char **argv)
   if (optind < argc) a_out = argv[optind++];
   if ((style & STYLE_FUNC_ORDER) && (style & STYLE_FILE_ORDER))
     fatal("%s: Only one of --function-ordering and --file-ordering may be specified.\n",
-          opt.whoami);
+          o->whoami);
 
-  core_init(a_out);
-  if (opt.map_file) core_read_map(opt.map_file);
-  if (opt.ext_symtab) core_read_external_symtab(opt.ext_symtab);
-  else core_create_function_syms();
-  sym_id_parse();
+  /* the object and its symbols */
+  Core core;
+  CoreMap map;
+  SymTab syms;
+  memset(&map, 0, sizeof map);
+  memset(&syms, 0, sizeof syms);
+  core_init(&core, a_out);
+  if (opt.map_file) core_read_map(&map, opt.map_file);
+  if (opt.ext_symtab) core_read_external_symtab(&core, &syms, opt.ext_symtab);
+  else core_create_function_syms(&core, &map, &syms);
+  sym_id_parse(&specs, &syms);
   DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
 
+  /* the profile data */
+  Profile prof;
+  gmon_init(&prof, core.addr_size, core.big_endian);
+  GmonContext cx = { &syms, &specs };
   int nfiles = argc - optind;
   char *deflt[] = { (char *)"gmon.out" };
   char **files = nfiles ? argv + optind : deflt;
   if (!nfiles) nfiles = 1;
-  for (int i = 0; i < nfiles; i++) gmon_out_read(files[i]);
+  for (int i = 0; i < nfiles; i++) gmon_out_read(&prof, &cx, files[i]);
   if (opt.want_info) return 0;
 
-  if (style & STYLE_SUM) gmon_out_write("gmon.sum");
+  if (style & STYLE_SUM) gmon_out_write(&prof, &syms, "gmon.sum");
 
-  if (opt.have_hist) hist_assign_samples();
-
-  size_t ncg = 0;
-  Sym **order = NULL;
-  if (opt.have_arcs) {
+  /* the analysis */
+  if (prof.have_hist) hist_assign_samples(&prof.hist, &syms);
+  CallGraph *cg = &prof.cg;
+  if (prof.have_arcs) {
     if (opt.static_cg) {
       vma_t lo = 0, hi = 0;
-      hist_range(&lo, &hi);
-      core_find_calls(lo, hi);
+      hist_range(&prof.hist, &lo, &hi);
+      core_find_calls(&core, &syms, lo, hi, add_static_arc, cg);
     }
-    order = cg_assemble(&ncg);
+    cg_assemble(cg, &syms);
   }
 
   /* What to print: the outputs asked for or, when none was, the default
@@ -278,46 +308,48 @@ int main(int argc, char **argv)
   int explicit = style != 0;
   if (!explicit) {
     style = (STYLE_FLAT | STYLE_GRAPH) & ~user;
-    if (!opt.have_hist && !opt.have_arcs && !(user & STYLE_EXEC)) style |= STYLE_EXEC;
+    if (!prof.have_hist && !prof.have_arcs && !(user & STYLE_EXEC)) style |= STYLE_EXEC;
   }
   int flat = (style & STYLE_FLAT) != 0, graph = (style & STYLE_GRAPH) != 0;
   int exec = (style & STYLE_EXEC) != 0;
-  if (flat && !opt.have_hist) {
+  if (flat && !prof.have_hist) {
     if (explicit) fatal("%s: gmon.out file is missing histogram\n", opt.whoami);
     flat = 0;
   }
-  if (graph && !opt.have_arcs) {
+  if (graph && !prof.have_arcs) {
     if (explicit) fatal("%s: gmon.out file is missing call-graph data\n", opt.whoami);
     graph = 0;
   }
+  double hz = prof.hist.hz;
+  long gran = hist_granularity_bytes(&prof.hist);
   /* sections are separated by form feeds */
   int printed = 0;
   if (opt.traditional) {        /* BSD order: call graph, flat, index */
-    if (graph) { cg_print(order, ncg); printed = 1; }
+    if (graph) { cg_print(cg, &syms, hz, gran); printed = 1; }
     if (flat) {
       if (printed) printf("\f\n");
-      hist_print();
+      flat_print(&prof.hist, &syms);
       printed = 1;
     }
-    if (graph) cg_print_index();
+    if (graph) cg_print_index(cg, &syms);
   } else {
-    if (flat) { hist_print(); printed = 1; }
+    if (flat) { flat_print(&prof.hist, &syms); printed = 1; }
     if (graph) {
       if (printed) printf("\f\n");
-      cg_print(order, ncg);
-      cg_print_index();
+      cg_print(cg, &syms, hz, gran);
+      cg_print_index(cg, &syms);
       printed = 1;
     }
   }
   if (exec) {
     if (printed) printf("\f\n");
-    bb_print_exec_counts();
+    ann_print_exec_counts(&syms);
     printed = 1;
   }
   /* without call counts of any kind GNU annotates nothing, silently */
-  if ((style & STYLE_ANNO) && (opt.have_arcs || opt.have_bb) && bb_print_annotated_source(printed))
+  if ((style & STYLE_ANNO) && (prof.have_arcs || prof.have_bb) && ann_print_source(&syms, printed))
     printed = 1;
-  if (style & STYLE_FUNC_ORDER) cg_print_function_ordering();
-  if (style & STYLE_FILE_ORDER) cg_print_file_ordering();
+  if (style & STYLE_FUNC_ORDER) cg_print_function_ordering(cg, &syms);
+  if (style & STYLE_FILE_ORDER) cg_print_file_ordering(cg, &syms, map.files, map.nfiles);
   return 0;
 }

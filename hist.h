@@ -1,10 +1,12 @@
-/* hist.h -- histogram records, sample assignment and the flat profile.
- * Histograms for the same range are summed; records for disjoint ranges
- * are kept side by side; anything else is fatal, with GNU's messages. */
+/* hist.h -- histogram records and the crediting of their samples to
+ * symbols.
+ *
+ * Records for the same range are summed; records for disjoint ranges are
+ * kept side by side; anything else is fatal, with GNU's messages.  The
+ * first record sets the rate and the dimension. */
 #ifndef HIST_H
 #define HIST_H
-#include "gprof.h"
-#include "gmon_io.h"
+#include "symtab.h"
 #include "gmon_out.h"
 
 typedef struct {
@@ -13,20 +15,25 @@ typedef struct {
   uint64_t *bins;
 } Hist;
 
-extern Hist *hist_recs;
-extern size_t hist_nrecs;
-extern double hist_hz;          /* profiling rate of the first record */
-extern char hist_dimen[HIST_DIMEN_LEN + 1];
-extern char hist_dimen_abbrev;
+typedef struct {
+  Hist *recs;
+  size_t nrecs;
+  double hz;                    /* profiling rate of the first record */
+  char dimen[HIST_DIMEN_LEN + 1];
+  char dimen_abbrev;
+  double total_samples;         /* every sample read, credited or not,
+                                   less those of symbols outside the flat
+                                   profile (hist_assign_samples) */
+} HistSet;
 
 /* Adds a record; BINS holds NBINS raw counts. */
-void hist_add(vma_t lowpc, vma_t highpc, uint32_t nbins,
+void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
               uint32_t rate, const char *dimen, char abbrev,
               const uint64_t *bins);
-void hist_assign_samples(void);
-void hist_print(void);
-long hist_granularity_bytes(void);
+/* Credits every bin to the symbols of TAB it overlaps (Sym.hist_time). */
+void hist_assign_samples(HistSet *hs, SymTab *tab);
+long hist_granularity_bytes(const HistSet *hs);
 /* The addresses the histograms cover, lowest to highest; both 0 without
    a histogram. */
-void hist_range(vma_t *lowpc, vma_t *highpc);
+void hist_range(const HistSet *hs, vma_t *lowpc, vma_t *highpc);
 #endif

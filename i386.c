@@ -7,28 +7,23 @@
  * backwards are never found; a target is taken when it lies inside the
  * histogram's range [lowpc, highpc) and a function starts exactly there.
  * The arc is added with count zero and no -k filtering. */
+#include "options.h"
 #include "core.h"
-#include "symtab.h"
-#include "cg_arcs.h"
 
-void i386_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc)
+void i386_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end)
 {
-  vma_t base;
-  size_t size;
-  const unsigned char *text = core_text_space(&base, &size);
-  if (!text) return;
   for (vma_t pc = start; pc < end; pc++) {
-    if (pc < base || pc - base + 5 > size) continue;
-    const unsigned char *op = text + (pc - base);
+    if (pc < cs->text_vma || pc - cs->text_vma + 5 > cs->text_size) continue;
+    const unsigned char *op = cs->text + (pc - cs->text_vma);
     if (op[0] != 0xe8) continue;
     uint32_t disp = (uint32_t)op[1] | (uint32_t)op[2] << 8 | (uint32_t)op[3] << 16
                     | (uint32_t)op[4] << 24;
     vma_t dest = pc + 5 + disp;
-    Sym *child = dest >= lowpc && dest < highpc ? sym_lookup(&symtab, dest) : NULL;
+    Sym *child = dest >= cs->lowpc && dest < cs->highpc ? sym_lookup(cs->syms, dest) : NULL;
     if (child && child->addr == dest) {
       DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls %s\n", parent->name,
           (unsigned long long)pc, child->name);
-      arc_add(parent, child, 0);
+      cs->add(cs->ctx, parent, child);
     } else {
       DBG(DBG_STATIC_CG, "static: %s at 0x%llx: no function at 0x%llx\n", parent->name,
           (unsigned long long)pc, (unsigned long long)dest);

@@ -5,6 +5,7 @@
  * information. */
 #include <stdlib.h>
 #include <string.h>
+#include "options.h"
 #include "source.h"
 #include "core.h"
 
@@ -14,32 +15,35 @@ const char *src_base_name(const char *p)
   return s ? s + 1 : p;
 }
 
-static void lookup(Sym *s)
+static void lookup(const SymTab *tab, Sym *s)
 {
   const char *f;
   int line;
   s->file_done = 1;
-  if (!s->is_cycle && core_has_line_info() && core_src_info(s->addr, &f, &line)) {
+  if (!s->is_cycle && tab->core && core_has_line_info(tab->core)
+      && core_src_info(tab->core, s->addr, &f, &line)) {
     s->file = f;
     s->line = line;
   }
 }
 
-const char *src_sym_path(const Sym *cs)
+/* The lookup fills fields of the symbol: a cache, so the symbol is
+   logically unchanged. */
+const char *src_sym_path(const SymTab *tab, const Sym *cs)
 {
   Sym *s = (Sym *)cs;
-  if (!s->file_done) lookup(s);
+  if (!s->file_done) lookup(tab, s);
   return s->file;
 }
 
-int src_sym_line(const Sym *s)
+int src_sym_line(const SymTab *tab, const Sym *s)
 {
-  return src_sym_path(s) ? s->line : 0;
+  return src_sym_path(tab, s) ? s->line : 0;
 }
 
-const char *src_sym_file(const Sym *s)
+const char *src_sym_file(const SymTab *tab, const Sym *s)
 {
-  const char *f = src_sym_path(s);
+  const char *f = src_sym_path(tab, s);
   return f && !opt.print_path ? src_base_name(f) : f;
 }
 

@@ -1,12 +1,14 @@
-/* source.h -- source positions of symbols, looked up on demand. */
+/* source.h -- source positions of symbols, looked up on demand in the
+ * debug information of the object the symbol table came from, and the
+ * opening of source files along the -I path. */
 #ifndef SOURCE_H
 #define SOURCE_H
-#include "gprof.h"
+#include "symtab.h"
 /* The source file of S (basename, or the full path with -L), or NULL when
    the object has no line information for it. */
-const char *src_sym_file(const Sym *s);
-const char *src_sym_path(const Sym *s);  /* as the debug info names it */
-int src_sym_line(const Sym *s);          /* 0 when unknown */
+const char *src_sym_file(const SymTab *tab, const Sym *s);
+const char *src_sym_path(const SymTab *tab, const Sym *s);  /* as the debug info names it */
+int src_sym_line(const SymTab *tab, const Sym *s);          /* 0 when unknown */
 const char *src_base_name(const char *path);   /* after the last '/' */
 /* Opens a source file named by the debug information: PATH itself, else
    its base name in each -I directory in turn; NULL if none opens. */

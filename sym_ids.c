@@ -3,20 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libiberty/demangle.h>
+#include "options.h"
 #include "sym_ids.h"
 #include "source.h"
-#include "symtab.h"
 
-typedef struct Spec {
+typedef struct SymSpec Spec;
+struct SymSpec {
   char *file, *func;            /* NULL when not given */
   int line;                     /* 0 when not given */
   int table;
-  struct Spec *right;           /* -k: the callee side */
-  struct Spec *next;
-} Spec;
-
-static Spec *specs, **specs_tail = &specs;
-static int table_used[NUM_TABLES];
+  Spec *right;                  /* -k: the callee side */
+  Spec *next;
+};
 
 static const char *const default_excluded[] = {
   "_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal",
@@ -53,35 +51,41 @@ static Spec *parse(const char *text, int table)
   return sp;
 }
 
-void sym_id_add(const char *spec, int table)
+void sym_id_init(SymSpecs *ss)
 {
-  Spec *sp = parse(spec, table);
-  *specs_tail = sp;
-  specs_tail = &sp->next;
+  memset(ss, 0, sizeof *ss);
+  ss->tail = &ss->specs;
 }
 
-void sym_id_add_arc(const char *from, const char *to)
+void sym_id_add(SymSpecs *ss, const char *spec, int table)
+{
+  Spec *sp = parse(spec, table);
+  *ss->tail = sp;
+  ss->tail = &sp->next;
+}
+
+void sym_id_add_arc(SymSpecs *ss, const char *from, const char *to)
 {
   Spec *sp = parse(from, EXCL_ARCS);
   sp->right = parse(to, EXCL_ARCS);
-  *specs_tail = sp;
-  specs_tail = &sp->next;
+  *ss->tail = sp;
+  ss->tail = &sp->next;
 }
 
-static int file_matches(const Sym *s, const char *file)
+static int file_matches(const SymTab *tab, const Sym *s, const char *file)
 {
-  const char *path = src_sym_path(s);
+  const char *path = src_sym_path(tab, s);
   if (!path) return 0;
   return !strcmp(path, file) || !strcmp(src_base_name(path), file);
 }
 
-static int matches(const Sym *s, const Spec *sp)
+static int matches(const SymTab *tab, const Sym *s, const Spec *sp)
 {
   if (s->is_cycle) return 0;
   if (sp->func && strcmp(s->name, sp->func) && strcmp(sym_print_name(s), sp->func))
     return 0;
-  if (sp->file && !file_matches(s, sp->file)) return 0;
-  if (sp->line && src_sym_line(s) != sp->line) return 0;
+  if (sp->file && !file_matches(tab, s, sp->file)) return 0;
+  if (sp->line && src_sym_line(tab, s) != sp->line) return 0;
   return 1;
 }
 
@@ -92,56 +96,63 @@ static int is_default_excluded(const Sym *s)
   return 0;
 }
 
-void sym_id_parse(void)
+/* What the tables decide for S, once every symbol has been matched. */
+static unsigned selection(const SymSpecs *ss, const Sym *s)
 {
-  for (size_t i = 0; i < symtab.len; i++) {
-    Sym *s = &symtab.base[i];
+  const int *used = ss->table_used;
+  unsigned sel = 0;
+  if ((!used[INCL_FLAT] || sym_id_in(s, INCL_FLAT)) && !sym_id_in(s, EXCL_FLAT))
+    sel |= SEL_FLAT;
+  if ((!used[INCL_EXEC] || sym_id_in(s, INCL_EXEC)) && !sym_id_in(s, EXCL_EXEC))
+    sel |= SEL_EXEC;
+  if ((!used[INCL_ANNO] || sym_id_in(s, INCL_ANNO)) && !sym_id_in(s, EXCL_ANNO))
+    sel |= SEL_ANNO;
+  if (sym_id_in(s, INCL_GRAPH) || (!used[INCL_GRAPH] && !sym_id_in(s, EXCL_GRAPH)))
+    sel |= SEL_GRAPH_ON;
+  if (sym_id_in(s, EXCL_GRAPH)) sel |= SEL_GRAPH_OFF;
+  if (sym_id_in(s, INCL_TIME) || (!used[INCL_TIME] && !sym_id_in(s, EXCL_TIME)))
+    sel |= SEL_TIME_ON;
+  if (sym_id_in(s, EXCL_TIME)) sel |= SEL_TIME_OFF;
+  return sel;
+}
+
+void sym_id_parse(SymSpecs *ss, SymTab *tab)
+{
+  for (size_t i = 0; i < tab->len; i++) {
+    Sym *s = &tab->base[i];
     s->tables = 0;
     /* GNU 2.40 keeps them out of the flat profile too (the manual says
        only with -l): measured on static and threaded programs */
     if (is_default_excluded(s))
       s->tables |= (1u << EXCL_TIME) | (1u << EXCL_GRAPH) | (1u << EXCL_FLAT);
-    for (Spec *sp = specs; sp; sp = sp->next) {
+    for (Spec *sp = ss->specs; sp; sp = sp->next) {
       if (sp->table == EXCL_ARCS && sp->right) {
-        if (matches(s, sp)) s->arc_from = 1;
+        if (matches(tab, s, sp)) s->arc_from = 1;
         continue;
       }
-      if (matches(s, sp)) {
+      if (matches(tab, s, sp)) {
         s->tables |= 1u << sp->table;
         DBG(DBG_SYMSPEC, "symspec: %s%s%s%s matches %s for table %d\n", sp->file ? sp->file : "",
             sp->file ? ":" : "", sp->func ? sp->func : "", sp->line ? "(line)" : "", s->name, sp->table);
       }
     }
     for (int t = 0; t < NUM_TABLES; t++)
-      if (s->tables & (1u << t)) table_used[t] = 1;
+      if (s->tables & (1u << t)) ss->table_used[t] = 1;
   }
+  for (size_t i = 0; i < tab->len; i++) tab->base[i].sel = selection(ss, &tab->base[i]);
 }
-
-int sym_id_table_used(int table) { return table_used[table]; }
 
 int sym_id_in(const Sym *s, int table)
 {
   return (s->tables >> table) & 1;
 }
 
-int sym_id_in_flat(const Sym *s)
-{
-  if (table_used[INCL_FLAT] && !sym_id_in(s, INCL_FLAT)) return 0;
-  return !sym_id_in(s, EXCL_FLAT);
-}
-
-int sym_id_in_exec(const Sym *s)
-{
-  if (table_used[INCL_EXEC] && !sym_id_in(s, INCL_EXEC)) return 0;
-  return !sym_id_in(s, EXCL_EXEC);
-}
-
 /* -k from/to deletes arcs from a symbol matching FROM to one matching TO. */
-int sym_id_arc_ok(const Sym *parent, const Sym *child)
+int sym_id_arc_ok(const SymSpecs *ss, const SymTab *tab, const Sym *parent, const Sym *child)
 {
   if (!parent->arc_from) return 1;
-  for (Spec *sp = specs; sp; sp = sp->next)
-    if (sp->right && matches(parent, sp) && matches(child, sp->right)) return 0;
+  for (Spec *sp = ss->specs; sp; sp = sp->next)
+    if (sp->right && matches(tab, parent, sp) && matches(tab, child, sp->right)) return 0;
   return 1;
 }
 
@@ -152,17 +163,13 @@ int sym_id_arc_ok(const Sym *parent, const Sym *child)
 void sym_id_flags(Sym *s)
 {
   if (!s->print_flag) {
-    if (sym_id_in(s, INCL_GRAPH)
-        || (!table_used[INCL_GRAPH] && !sym_id_in(s, EXCL_GRAPH)))
-      s->print_flag = 1;
-  } else if (sym_id_in(s, EXCL_GRAPH)) {
+    if (s->sel & SEL_GRAPH_ON) s->print_flag = 1;
+  } else if (s->sel & SEL_GRAPH_OFF) {
     s->print_flag = 0;
   }
   if (s->prop_fract == 0.0) {
-    if (sym_id_in(s, INCL_TIME)
-        || (!table_used[INCL_TIME] && !sym_id_in(s, EXCL_TIME)))
-      s->prop_fract = 1.0;
-  } else if (sym_id_in(s, EXCL_TIME)) {
+    if (s->sel & SEL_TIME_ON) s->prop_fract = 1.0;
+  } else if (s->sel & SEL_TIME_OFF) {
     s->prop_fract = 0.0;
   }
 }
@@ -181,17 +188,17 @@ const char *sym_print_name(const Sym *s)
 }
 
 /* The name with, under --inline-file-names, its "(file:line)". */
-const char *sym_label(const Sym *s)
+const char *sym_label(const SymTab *tab, const Sym *s)
 {
   Sym *m = (Sym *)s;
   if (!opt.inline_names || s->is_cycle) return sym_print_name(s);
   if (!m->label) {
-    const char *f = src_sym_file(s);
+    const char *f = src_sym_file(tab, s);
     const char *n = sym_print_name(s);
     if (f) {
       size_t len = strlen(n) + strlen(f) + 32;
       char *b = xmalloc(len);
-      snprintf(b, len, "%s (%s:%d)", n, f, src_sym_line(s));
+      snprintf(b, len, "%s (%s:%d)", n, f, src_sym_line(tab, s));
       m->label = b;
     } else {
       m->label = n;

@@ -1,9 +1,8 @@
 /* symtab.c -- sorting, de-duplication and binary-search lookup of symbols. */
 #include <stdlib.h>
 #include <string.h>
+#include "options.h"
 #include "symtab.h"
-
-SymTab symtab;
 
 void sym_init(Sym *s)
 {

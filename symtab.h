@@ -1,10 +1,81 @@
-/* symtab.h -- the sorted symbol table and address lookup.
- * Invariant after symtab_finalize: symtab.base is sorted by address, no two
- * entries share an address, and each entry's end_addr is one below the next
- * entry's address. */
+/* symtab.h -- symbols and the sorted symbol table, with address lookup.
+ *
+ * A Sym is one function of the profiled object (or, made by the call-graph
+ * analysis, one cycle as a whole).  Every stage above annotates it: the
+ * symspecs (sym_ids.c) mark which reports and tables it belongs to, the
+ * histogram credits its samples, the arc table counts its calls, the
+ * analysis numbers it and propagates time.  The fields are grouped by
+ * the stage that writes them.
+ *
+ * Invariant after symtab_finalize: base[] is sorted by address, no two
+ * entries share an address, and each entry's end_addr is one below the
+ * next entry's address.  The table also names the object it came from
+ * (an opaque Core), so source positions can be looked up on demand
+ * (source.c) by whoever holds the table. */
 #ifndef SYMTAB_H
 #define SYMTAB_H
-#include "gprof.h"
+#include "util.h"
+
+struct Arc;
+struct Core;
+
+typedef struct Sym Sym;
+struct Sym {
+  /* the symbol table (corefile.c, symtab.c) */
+  vma_t addr, end_addr;
+  const char *name;             /* linkage name (leading char stripped) */
+  unsigned is_func : 1, is_static : 1, is_cycle : 1;
+  unsigned map_file;            /* -R: 1 + index in CoreMap files, 0 = none */
+  unsigned bfd_seq;             /* position in the object's symbol table */
+  /* looked up on first use (source.c, sym_ids.c) */
+  unsigned file_done : 1;
+  const char *file;             /* source file: use src_sym_path() */
+  int line;
+  const char *dname;            /* demangled name */
+  const char *label;            /* dname plus inline file */
+  /* symspecs (sym_ids.c) */
+  unsigned tables;              /* bit per sym_ids.h table */
+  unsigned sel;                 /* SEL_* bits: what the specs decide */
+  unsigned arc_from : 1;        /* matches the left side of a -k */
+  /* profile data: samples and calls */
+  double hist_time;             /* samples credited by the histogram */
+  uint64_t ncalls;              /* calls from other functions */
+  uint64_t self_calls;          /* calls from itself */
+  struct Arc *parents, *children;
+  /* the call-graph analysis (cg_arcs.c, cg_dfn.c) */
+  int index;                    /* print index, 0 = none */
+  int top_order;                /* depth-first number */
+  int print_flag;
+  double child_time;            /* descendants' time, before fractions */
+  double prop_fract, prop_self, prop_child;
+  int cycle_num;                /* 0 = not in a cycle */
+  Sym *cyc_head;                /* head of its cycle (self if none) */
+  Sym *cyc_next;                /* next member of the cycle list */
+  Sym *uf;                      /* union-find link towards the cycle head */
+  Sym *cyc_tail;                /* last member, valid on a head */
+  struct Arc *dfn_next;         /* next child arc to visit */
+  long dfn_pos;                 /* stack position while on the stack */
+};
+
+/* What the symbol specifications decided for a symbol (Sym.sel). */
+enum {
+  SEL_FLAT = 1,                 /* listed in the flat profile */
+  SEL_EXEC = 2,                 /* listed by -C */
+  SEL_ANNO = 4,                 /* annotated by -A */
+  SEL_GRAPH_ON = 8,             /* printed in the graph though no caller is */
+  SEL_GRAPH_OFF = 16,           /* never printed in the graph */
+  SEL_TIME_ON = 32,             /* passes its time on though no caller does */
+  SEL_TIME_OFF = 64             /* never passes its time on */
+};
+
+typedef struct {
+  Sym *base;
+  size_t len;
+  vma_t *addrs;                 /* base[i].addr, packed for fast search */
+  size_t *bucket, nbuckets;     /* sym_lookup's index, built on first use */
+  unsigned shift;
+  struct Core *core;            /* where the symbols came from */
+} SymTab;
 
 void sym_init(Sym *s);
 void symtab_finalize(SymTab *tab);

@@ -1,10 +1,18 @@
 /* util.c -- the single error path and checked allocation. */
-#include "gprof.h"
+#include "util.h"
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-Options opt;
+/* The one piece of process-wide state below the driver: the name error
+   messages start with, set once at start-up. */
+static const char *progname = "gprof";
+
+void util_set_name(const char *whoami) { progname = whoami; }
 
 _Noreturn void fatal(const char *fmt, ...)
 {
@@ -29,7 +37,7 @@ void *xmalloc(size_t n)
 {
   void *p = malloc(n ? n : 1);
   if (!p)
-    fatal("%s: out of memory allocating %zu bytes\n", opt.whoami, n);
+    fatal("%s: out of memory allocating %zu bytes\n", progname, n);
   return p;
 }
 
@@ -37,7 +45,7 @@ void *xcalloc(size_t n, size_t m)
 {
   void *p = calloc(n ? n : 1, m ? m : 1);
   if (!p)
-    fatal("%s: out of memory allocating %zu bytes\n", opt.whoami, n * m);
+    fatal("%s: out of memory allocating %zu bytes\n", progname, n * m);
   return p;
 }
 
@@ -45,7 +53,7 @@ void *xrealloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
   if (!p)
-    fatal("%s: out of memory allocating %zu bytes\n", opt.whoami, n);
+    fatal("%s: out of memory allocating %zu bytes\n", progname, n);
   return p;
 }
 
@@ -53,4 +61,82 @@ char *xstrdup(const char *s)
 {
   size_t n = strlen(s) + 1;
   return memcpy(xmalloc(n), s, n);
+}
+
+/* ---- files written whole or not at all ---- */
+
+int atomic_open(AtomicFile *af, const char *path)
+{
+  struct stat st;
+  af->f = NULL;
+  af->tmp = NULL;
+  /* a write past RLIMIT_FSIZE must fail with EFBIG, not kill us and leave
+     the temporary behind */
+  af->old_xfsz = signal(SIGXFSZ, SIG_IGN);
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    af->path = xstrdup(path);
+    af->f = fopen(path, "wb");
+    if (!af->f) {
+      int e = errno;
+      atomic_abort(af);
+      return e;
+    }
+    return 0;
+  }
+  char *real = realpath(path, NULL);   /* follow a link to a regular file */
+  af->path = xstrdup(real ? real : path);
+  free(real);
+  af->tmp = xmalloc(strlen(af->path) + 16);
+  sprintf(af->tmp, "%s.tmpXXXXXX", af->path);
+  int fd = mkstemp(af->tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(af->tmp);
+    af->tmp = NULL;
+    atomic_abort(af);
+    return e;
+  }
+  /* mkstemp makes it private; give it the mode a plain fopen would */
+  mode_t um = umask(0);
+  umask(um);
+  if (fchmod(fd, 0666 & ~um) != 0) { /* the file stays private: harmless */ }
+  af->f = fdopen(fd, "wb");
+  if (!af->f) {
+    int e = errno;
+    close(fd);
+    atomic_abort(af);
+    return e;
+  }
+  return 0;
+}
+
+void atomic_abort(AtomicFile *af)
+{
+  if (af->f) fclose(af->f);
+  if (af->tmp) unlink(af->tmp);
+  free(af->tmp);
+  free(af->path);
+  af->f = NULL;
+  af->tmp = af->path = NULL;
+  signal(SIGXFSZ, af->old_xfsz);
+}
+
+int atomic_commit(AtomicFile *af)
+{
+  int e = 0;
+  errno = 0;
+  if (ferror(af->f)) e = errno ? errno : EIO;
+  if (!e && fflush(af->f) != 0) e = errno ? errno : EIO;
+  if (!e && af->tmp && fsync(fileno(af->f)) != 0 && errno != EINVAL && errno != EROFS)
+    e = errno;
+  FILE *f = af->f;
+  af->f = NULL;
+  if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+  if (!e && af->tmp && rename(af->tmp, af->path) != 0) e = errno;
+  if (e && af->tmp) unlink(af->tmp);
+  free(af->tmp);
+  free(af->path);
+  af->tmp = af->path = NULL;
+  signal(SIGXFSZ, af->old_xfsz);
+  return e;
 }

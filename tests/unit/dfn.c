@@ -1,12 +1,11 @@
 /* Unit test: the linear-time depth-first numbering in cg_dfn.c must find
    the same cycle heads, member orders and numbers as the textbook
    stack-walking algorithm, on many random graphs.
-// objs: cg_dfn.o util.o
+// objs: cg_dfn.o util.o options.o
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gprof.h"
 #include "cg_dfn.h"
 
 /* ---- the reference: the classic algorithm, quadratic and simple ---- */
@@ -78,8 +77,10 @@ int main(void)
     for (int i = 0; i < nsyms; i++) { ref[i].head = i; ref[i].next = -1; }
     rdepth = rcounter = 0;
     for (int i = 0; i < nsyms; i++) ref_dfn(i);
-    cg_dfn_reset();
-    for (int i = 0; i < nsyms; i++) cg_dfn(&syms[i]);
+    Dfn dfn;
+    cg_dfn_init(&dfn);
+    for (int i = 0; i < nsyms; i++) cg_dfn(&dfn, &syms[i]);
+    cg_dfn_free(&dfn);
     for (int i = 0; i < nsyms; i++) {
       int h = (int)(cg_dfn_head(&syms[i]) - syms);
       int nx = syms[i].cyc_next ? (int)(syms[i].cyc_next - syms) : -1;

@@ -1,6 +1,6 @@
 /* Unit test: the profile-data readers (GNU format in both byte orders and
    address widths, BSD and 4.4BSD) and their error exits.
-// objs: gmon_io.o hist.o call_graph.o cg_arcs.o cg_dfn.o cg_print.o basic_blocks.o symtab.o sym_ids.o source.o core.o i386.o corefile.o util.o
+// objs: gmon_enc.o gmon_io.o hist.o call_graph.o cg_arcs.o cg_dfn.o basic_blocks.o symtab.o sym_ids.o source.o core.o i386.o util.o options.o
 // libs: $BFDLIB -liberty -lz
 */
 #include <stdio.h>
@@ -8,16 +8,17 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "gprof.h"
-#include "symtab.h"
-#include "hist.h"
-#include "cg_arcs.h"
+#include "options.h"
 #include "gmon_io.h"
 
 static int fails;
 #define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); fails++; } } while (0)
 
 static unsigned char buf[4096];
+static SymTab symtab;
+static SymSpecs specs;
+static Profile prof;
+static GmonContext cx = { &symtab, &specs };
 static size_t blen;
 
 static void put(uint64_t v, int n, int be)
@@ -53,11 +54,7 @@ static void make_symtab(void)
 
 static void reset(int as, int be)
 {
-  opt.addr_size = as;
-  opt.big_endian = be;
-  opt.have_hist = opt.have_arcs = opt.have_bb = 0;
-  hist_nrecs = 0;
-  hist_recs = NULL;
+  gmon_init(&prof, as, be);
   blen = 0;
   for (size_t i = 0; i < symtab.len; i++) {
     symtab.base[i].ncalls = symtab.base[i].self_calls = 0;
@@ -83,16 +80,13 @@ static void gnu_file(int as, int be)
 
 static void check_gnu(const char *what)
 {
-  /* the arc table outlives reset(): look at what this file added */
-  Arc *old = arc_lookup(&symtab.base[0], &symtab.base[1]);
-  uint64_t before = old ? old->count : 0;
   int f0 = fails;
-  gmon_out_read(write_file());
-  CHECK(opt.have_hist && opt.have_arcs);
-  CHECK(hist_nrecs == 1 && hist_recs[0].nbins == 24 && hist_recs[0].bins[3] == 7);
-  CHECK(hist_recs[0].lowpc == 0x1000 && hist_recs[0].highpc == 0x1030);
-  Arc *a = arc_lookup(&symtab.base[0], &symtab.base[1]);
-  CHECK(a && a->count - before == 7);
+  gmon_out_read(&prof, &cx, write_file());
+  CHECK(prof.have_hist && prof.have_arcs);
+  CHECK(prof.hist.nrecs == 1 && prof.hist.recs[0].nbins == 24 && prof.hist.recs[0].bins[3] == 7);
+  CHECK(prof.hist.recs[0].lowpc == 0x1000 && prof.hist.recs[0].highpc == 0x1030);
+  Arc *a = arc_lookup(&prof.cg, &symtab.base[0], &symtab.base[1]);
+  CHECK(a && a->count == 7);
   CHECK(symtab.base[1].ncalls == 7);
   if (fails != f0) printf("  (%s)\n", what);
 }
@@ -107,7 +101,7 @@ static int read_in_child(char *err, size_t errlen)
   if (pid == 0) {
     dup2(pfd[1], 2);
     close(pfd[0]);
-    gmon_out_read(name);
+    gmon_out_read(&prof, &cx, name);
     _exit(0);
   }
   close(pfd[1]);
@@ -132,7 +126,8 @@ static void bsd_file(int as, int is44)
 int main(void)
 {
   char err[512];
-  opt.whoami = "gprof";
+  options_for_startup()->whoami = "gprof";
+  sym_id_init(&specs);
   make_symtab();
   gnu_file(8, 0); check_gnu("64-bit little-endian");
   gnu_file(8, 1); check_gnu("64-bit big-endian");
@@ -140,14 +135,14 @@ int main(void)
   gnu_file(4, 1); check_gnu("32-bit big-endian");
 
   bsd_file(8, 0);
-  gmon_out_read(write_file());
-  CHECK(hist_nrecs == 1 && hist_recs[0].nbins == 24 && hist_recs[0].bins[17] == 3);
-  CHECK(hist_hz == 100);
+  gmon_out_read(&prof, &cx, write_file());
+  CHECK(prof.hist.nrecs == 1 && prof.hist.recs[0].nbins == 24 && prof.hist.recs[0].bins[17] == 3);
+  CHECK(prof.hist.hz == 100);
   CHECK(symtab.base[0].ncalls == 4);
   bsd_file(8, 1);   /* 4.4BSD: the header's rate replaces the default */
-  gmon_out_read(write_file());
-  CHECK(hist_nrecs == 1 && hist_recs[0].bins[17] == 3 && symtab.base[0].ncalls == 4);
-  CHECK(hist_hz == 1000);
+  gmon_out_read(&prof, &cx, write_file());
+  CHECK(prof.hist.nrecs == 1 && prof.hist.recs[0].bins[17] == 3 && symtab.base[0].ncalls == 4);
+  CHECK(prof.hist.hz == 1000);
 
   /* damaged files */
   gnu_file(8, 0); blen = 10;

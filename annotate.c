@@ -1,0 +1,217 @@
+/* annotate.c -- the execution-count listing (-C) and annotated source
+ * (-A). */
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "annotate.h"
+#include "source.h"
+#include "sym_ids.h"
+
+/* GNU's order for the listing: by file and line where both symbols have
+   them, "equal" otherwise.  That is not a consistent order, so the result
+   depends on the sort: like GNU we sort the address-ordered table with the
+   C library's qsort. */
+typedef struct { Sym *s; const char *path; int line; } SrcPos;
+
+static int cmp_src(const void *a, const void *b)
+{
+  const SrcPos *x = a, *y = b;
+  if (!x->path || !y->path) return 0;
+  int c = strcmp(x->path, y->path);
+  if (c) return c;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+void ann_print_exec_counts(const SymTab *tab)
+{
+  SrcPos *v = xmalloc((tab->len + 1) * sizeof *v);
+  size_t n = 0;
+  for (size_t i = 0; i < tab->len; i++) {
+    Sym *s = &tab->base[i];
+    v[n].s = s;
+    v[n].path = src_sym_path(tab, s);
+    v[n++].line = src_sym_line(tab, s);
+  }
+  if (n > 1) qsort(v, n, sizeof *v, cmp_src);
+  for (size_t i = 0; i < n; i++) {
+    Sym *s = v[i].s;
+    if (!opt.zeros && s->ncalls == 0) continue;
+    if (!sym_id_in_exec(s)) continue;   /* -m applies to line counts only */
+    printf("%s:%d: (%s:0x%llx) %llu executions\n", v[i].path ? v[i].path : "<unknown>",
+           v[i].line, s->name, (unsigned long long)s->addr, (unsigned long long)s->ncalls);
+  }
+  free(v);
+}
+
+/* ---- -A: annotated source ----
+ *
+ * Measured on GNU gprof 2.40 (doc/DESIGN.md, "-A"), function-level data:
+ * each function with a source line, selected by -A/-J specs, puts its
+ * call count (calls from others) on its first line, "#####" when zero;
+ * functions sharing a line add up.  Files come in the reverse of the
+ * order their first function appears in the object's symbol table; a
+ * file none of whose functions is selected is skipped, one that cannot
+ * be opened too, with a message. */
+typedef struct { int line; uint64_t count; } LineCount;
+
+typedef struct {
+  const char *path;
+  unsigned first_seq;           /* where the file first appears */
+  LineCount *v;                 /* annotated lines; by line after ann_merge */
+  size_t n, cap;
+} AnnFile;
+
+static int cmp_file_seq(const void *a, const void *b)
+{
+  const AnnFile *x = a, *y = b;
+  return (x->first_seq < y->first_seq) - (x->first_seq > y->first_seq);  /* newest first */
+}
+
+static int cmp_top_lines(const void *a, const void *b)
+{
+  const LineCount *x = a, *y = b;
+  if (x->count != y->count) return x->count < y->count ? 1 : -1;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+static void ann_note(AnnFile *f, int line, uint64_t count)
+{
+  if (f->n == f->cap) {
+    f->cap = f->cap ? 2 * f->cap : 16;
+    f->v = xrealloc(f->v, f->cap * sizeof *f->v);
+  }
+  f->v[f->n].line = line;
+  f->v[f->n++].count = count;
+}
+
+static int cmp_line_count(const void *a, const void *b)
+{
+  const LineCount *x = a, *y = b;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Sorts the lines; functions that start on one line add up. */
+static void ann_merge(AnnFile *f)
+{
+  if (f->n < 2) return;
+  qsort(f->v, f->n, sizeof *f->v, cmp_line_count);
+  size_t m = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    if (m && f->v[m - 1].line == f->v[i].line) f->v[m - 1].count += f->v[i].count;
+    else f->v[m++] = f->v[i];
+  }
+  f->n = m;
+}
+
+static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
+{
+  if (header) fprintf(out, "*** File %s:\n", f->path);
+  char buf[4096];
+  int line = 1, at_start = 1;
+  size_t k = 0;                 /* next annotated line, in f->v */
+  while (fgets(buf, sizeof buf, src)) {
+    if (at_start) {
+      while (k < f->n && f->v[k].line < line) k++;
+      if (k < f->n && f->v[k].line == line) {
+        if (f->v[k].count) fprintf(out, "%12llu -> ", (unsigned long long)f->v[k].count);
+        else fprintf(out, "%12s -> ", "#####");
+      } else {
+        fputs("                ", out);
+      }
+    }
+    fputs(buf, out);
+    at_start = strchr(buf, '\n') != NULL;
+    if (at_start) line++;
+  }
+  if (!at_start) fputc('\n', out);
+
+  LineCount *top = xmalloc((f->n + 1) * sizeof *top);
+  size_t nt = 0;
+  uint64_t total = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    total += f->v[i].count;
+    if (f->v[i].count) top[nt++] = f->v[i];
+  }
+  qsort(top, nt, sizeof *top, cmp_top_lines);
+  int want = opt.table_length;
+  fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", want);
+  for (size_t i = 0; i < nt && (int)i < want; i++)
+    fprintf(out, "%9d %10llu\n", top[i].line, (unsigned long long)top[i].count);
+  fprintf(out, "\nExecution Summary:\n\n");
+  fprintf(out, "%9zu   Executable lines in this file\n", f->n);
+  fprintf(out, "%9zu   Lines executed\n", f->n);
+  fprintf(out, "%9.2f   Percent of the file executed\n", f->n ? 100.0 : 0.0);
+  fprintf(out, "\n%9llu   Total number of line executions\n", (unsigned long long)total);
+  fprintf(out, "%9.2f   Average executions per line\n", f->n ? (double)total / (double)f->n : 0.0);
+  free(top);
+}
+
+typedef struct { const char *path; Sym *sym; } SymPath;
+
+static int cmp_sym_path(const void *a, const void *b)
+{
+  const SymPath *x = a, *y = b;
+  int c = strcmp(x->path, y->path);
+  if (c) return c;
+  return (x->sym > y->sym) - (x->sym < y->sym);
+}
+
+int ann_print_source(const SymTab *tab, int separator)
+{
+  /* group the functions by source file (sorting, not searching: there
+     may be thousands of files) */
+  SymPath *sp = xmalloc((tab->len + 1) * sizeof *sp);
+  size_t nsp = 0;
+  for (size_t i = 0; i < tab->len; i++) {
+    Sym *s = &tab->base[i];
+    const char *path = src_sym_path(tab, s);
+    if (!path || src_sym_line(tab, s) <= 0) continue;
+    sp[nsp].path = path;
+    sp[nsp++].sym = s;
+  }
+  if (nsp > 1) qsort(sp, nsp, sizeof *sp, cmp_sym_path);
+  AnnFile *files = xcalloc(nsp + 1, sizeof *files);
+  size_t nf = 0;
+  for (size_t i = 0; i < nsp; i++) {
+    Sym *s = sp[i].sym;
+    if (!nf || strcmp(files[nf - 1].path, sp[i].path)) {
+      files[nf].path = sp[i].path;
+      files[nf].first_seq = s->bfd_seq;
+      nf++;
+    }
+    AnnFile *f = &files[nf - 1];
+    if (s->bfd_seq < f->first_seq) f->first_seq = s->bfd_seq;
+    if (sym_id_in_anno(s)) ann_note(f, src_sym_line(tab, s), s->ncalls);
+  }
+  free(sp);
+  for (size_t k = 0; k < nf; k++) ann_merge(&files[k]);
+  if (nf > 1) qsort(files, nf, sizeof *files, cmp_file_seq);
+  int printed = 0;
+  for (size_t k = 0; k < nf; k++) {
+    AnnFile *f = &files[k];
+    if (!f->n) continue;
+    FILE *src = src_open(f->path);
+    if (!src) {
+      fflush(stdout);
+      fprintf(stderr, "%s: could not locate `%s'\n", opt.whoami, f->path);
+      continue;
+    }
+    if (opt.separate_files) {
+      char *name = xmalloc(strlen(src_base_name(f->path)) + 5);
+      sprintf(name, "%s-ann", src_base_name(f->path));
+      FILE *out = fopen(name, "w");
+      if (!out) fatal("%s: %s: cannot create\n", opt.whoami, name);
+      print_one_file(f, src, out, 0);
+      fclose(out);
+      free(name);
+    } else {
+      if (printed || separator) printf(printed ? "\n\f\n" : "\f\n");
+      print_one_file(f, src, stdout, 1);
+      printed = 1;
+    }
+    fclose(src);
+  }
+  for (size_t k = 0; k < nf; k++) free(files[k].v);
+  free(files);
+  return printed;
+}

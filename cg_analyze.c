@@ -1,0 +1,218 @@
+/* cg_analyze.c -- the call-graph analysis: depth-first numbering (cg_dfn.c),
+ * cycles, which symbols are printed and pass time on, time propagation
+ * from children to parents, and the print order. */
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "cg_analyze.h"
+#include "cg_dfn.h"
+#include "sym_ids.h"
+
+/* Gives every cycle of two or more members a number, in the address order
+   of the cycles' heads, and a Sym standing for the cycle as a whole. */
+static void cycle_link(CallGraph *cg, SymTab *tab)
+{
+  size_t i;
+  int ncycles = 0;
+  for (i = 0; i < tab->len; i++) {
+    Sym *s = &tab->base[i];
+    if (cg_dfn_head(s) == s && s->cyc_next) ncycles++;
+  }
+  cg->ncycles = ncycles;
+  cg->cycles = xcalloc((size_t)ncycles + 1, sizeof(Sym));
+  int n = 0;
+  for (i = 0; i < tab->len; i++) {
+    Sym *s = &tab->base[i];
+    if (cg_dfn_head(s) != s || !s->cyc_next) continue;
+    Sym *cyc = &cg->cycles[++n];
+    cyc->is_cycle = 1;
+    cyc->cycle_num = n;
+    cyc->name = "";
+    cyc->cyc_head = cyc;
+    cyc->cyc_next = s;
+    cyc->top_order = s->top_order;
+    DBG(DBG_CYCLE, "cycle %d: head %s, members", n, s->name);
+    for (Sym *m = s; m; m = m->cyc_next) {
+      m->cycle_num = n;
+      m->cyc_head = cyc;
+      DBG(DBG_CYCLE, " %s", m->name);
+    }
+    DBG(DBG_CYCLE, "\n");
+  }
+  /* calls into each cycle from outside, and among its members */
+  for (int c = 1; c <= ncycles; c++) {
+    Sym *cyc = &cg->cycles[c];
+    for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+      for (Arc *a = m->parents; a; a = a->next_parent) {
+        if (a->parent == a->child) continue;   /* GNU leaves self calls out */
+        if (a->parent->cycle_num == c) cyc->self_calls += a->count;
+        else cyc->ncalls += a->count;
+      }
+  }
+}
+
+static int cmp_top(const void *a, const void *b)
+{
+  const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
+  return (x->top_order > y->top_order) - (x->top_order < y->top_order);
+}
+
+/* What a symbol (or, for a cycle member, its whole cycle) inherits from
+   its callers: printed if any caller is, and the share of its time that
+   reaches callers, weighted by the calls each caller made.  Callers inside
+   the same cycle do not count. */
+static void inherit_flags(Sym *child)
+{
+  if (!child->cycle_num) {
+    child->print_flag = 0;
+    child->prop_fract = 0.0;
+    for (Arc *a = child->parents; a; a = a->next_parent) {
+      Sym *p = a->parent;
+      if (p == child) continue;
+      child->print_flag |= p->print_flag;
+      if (child->ncalls)
+        child->prop_fract += p->prop_fract * ((double)a->count / (double)child->ncalls);
+    }
+    return;
+  }
+  Sym *cyc = child->cyc_head;
+  cyc->print_flag = 0;
+  cyc->prop_fract = 0.0;
+  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+    for (Arc *a = m->parents; a; a = a->next_parent) {
+      Sym *p = a->parent;
+      if (p->cycle_num == cyc->cycle_num) continue;
+      cyc->print_flag |= p->print_flag;
+      if (cyc->ncalls)
+        cyc->prop_fract += p->prop_fract * ((double)a->count / (double)cyc->ncalls);
+    }
+  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next) {
+    m->print_flag = cyc->print_flag;
+    m->prop_fract = cyc->prop_fract;
+  }
+}
+
+/* Parents before children: inherit, then let the symbol specifications
+   (and GNU's default exclusions) have the last word for each symbol. */
+static void propagate_flags(Sym **top, size_t n)
+{
+  Sym *old_head = NULL;
+  for (size_t k = n; k-- > 0;) {
+    Sym *s = top[k];
+    Sym *head = s->cycle_num ? s->cyc_head : s;
+    if (head != old_head) {
+      old_head = head;
+      inherit_flags(s);
+    }
+    sym_id_flags(s);
+  }
+}
+
+static void propagate_time(Sym *parent)
+{
+  /* a function that passes no time on collects none either (GNU: its
+     flat-profile total then shows only its own time) */
+  if (parent->prop_fract == 0.0) return;
+  for (Arc *a = parent->children; a; a = a->next_child) {
+    Sym *child = a->child;
+    if (a->count == 0 || child == parent || child->prop_fract == 0.0) continue;
+    if (child->cycle_num) {
+      if (parent->cycle_num == child->cycle_num) continue;
+      if (parent->top_order <= child->top_order) continue;
+      child = child->cyc_head;
+    } else if (parent->top_order <= child->top_order) {
+      continue;
+    }
+    if (child->ncalls == 0) continue;
+    double ratio = (double)a->count / (double)child->ncalls;
+    a->time = child->hist_time * ratio;
+    a->child_time = child->child_time * ratio;
+    double share = a->time + a->child_time;
+    parent->child_time += share;
+    double prop_share = parent->prop_fract * share;
+    parent->prop_child += prop_share;
+    a->time *= parent->prop_fract;
+    a->child_time *= parent->prop_fract;
+    DBG(DBG_PROP, "propagate: %s -> %s: %llu/%llu calls, self %g + children %g, "
+        "parent passes %g\n", parent->name, child->is_cycle ? "<cycle>" : child->name,
+        (unsigned long long)a->count, (unsigned long long)child->ncalls, a->time,
+        a->child_time, parent->prop_fract);
+    /* the cycle gathers its members' shares: whole for its callers' arcs,
+       scaled for its printed children column */
+    if (parent->cycle_num) {
+      parent->cyc_head->child_time += share;
+      parent->cyc_head->prop_child += prop_share;
+    }
+  }
+}
+
+/* Print order: most time first; among equals cycles before functions,
+   names without a leading underscore before those with one, then more
+   calls, then by linkage name. */
+static int cmp_total(const void *a, const void *b)
+{
+  const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
+  double tx = x->prop_self + x->prop_child, ty = y->prop_self + y->prop_child;
+  if (tx > ty) return -1;
+  if (tx < ty) return 1;
+  if (x->is_cycle != y->is_cycle) return x->is_cycle ? -1 : 1;
+  if (x->is_cycle) return x->cycle_num - y->cycle_num;
+  int ux = x->name[0] == '_', uy = y->name[0] == '_';
+  if (ux != uy) return ux - uy;
+  if (x->ncalls > y->ncalls) return -1;
+  if (x->ncalls < y->ncalls) return 1;
+  return strcmp(x->name, y->name);
+}
+
+void cg_assemble(CallGraph *cg, SymTab *tab)
+{
+  size_t i, n = tab->len;
+  for (i = 0; i < n; i++) {
+    Sym *s = &tab->base[i];
+    s->uf = s;
+    s->cyc_tail = s;
+    s->cyc_next = NULL;
+    s->cyc_head = s;
+    s->top_order = 0;
+    s->dfn_pos = 0;
+    s->cycle_num = 0;
+  }
+  Dfn dfn;
+  cg_dfn_init(&dfn);
+  for (i = 0; i < n; i++) cg_dfn(&dfn, &tab->base[i]);
+  cg_dfn_free(&dfn);
+  cycle_link(cg, tab);
+
+  Sym **top = xmalloc((n + 1) * sizeof *top);
+  for (i = 0; i < n; i++) top[i] = &tab->base[i];
+  qsort(top, n, sizeof *top, cmp_top);
+
+  propagate_flags(top, n);
+  for (i = 0; i < n; i++) {
+    Sym *s = &tab->base[i];
+    s->prop_self = s->hist_time * s->prop_fract;
+    s->child_time = 0;
+    s->prop_child = 0;
+  }
+  /* A cycle's time, which its callers' arcs share, is the samples of the
+     members that pass time on; its own printed share is that times the
+     cycle's fraction.  (Measured: see doc/DESIGN.md.) */
+  for (int c = 1; c <= cg->ncycles; c++) {
+    Sym *cyc = &cg->cycles[c];
+    for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+      if (m->prop_fract != 0.0) cyc->hist_time += m->hist_time;
+    cyc->prop_self = cyc->hist_time * cyc->prop_fract;
+  }
+  for (i = 0; i < n; i++) propagate_time(top[i]);
+  free(top);
+
+  Sym **v = xmalloc((n + (size_t)cg->ncycles + 1) * sizeof *v);
+  size_t k = 0;
+  for (int c = 1; c <= cg->ncycles; c++) v[k++] = &cg->cycles[c];
+  for (i = 0; i < n; i++) v[k++] = &tab->base[i];
+  qsort(v, k, sizeof *v, cmp_total);
+  /* index numbers follow print order, printed or not */
+  for (i = 0; i < k; i++) v[i]->index = (int)i + 1;
+  cg->order = v;
+  cg->norder = k;
+}

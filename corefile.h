@@ -1,0 +1,23 @@
+/* corefile.h -- building the symbol table from the object (or from an
+ * external nm-style table, -S), and the -R function-to-object map.
+ *
+ * Which BFD symbols become functions follows GNU 2.40's rules as measured
+ * (doc/DESIGN.md).  With a map read first, core_create_function_syms
+ * renames each mapped function to its object file and sets its map_file. */
+#ifndef COREFILE_H
+#define COREFILE_H
+#include "core.h"
+
+typedef struct CoreMapEnt CoreMapEnt;
+typedef struct {
+  CoreMapEnt *ents;             /* records, sorted by name */
+  size_t len;
+  const char **files;           /* the distinct object names, sorted */
+  size_t nfiles;
+  char *text;                   /* the map file's contents */
+} CoreMap;
+
+void core_read_map(CoreMap *m, const char *filename);
+void core_create_function_syms(const Core *c, const CoreMap *m, SymTab *tab);
+void core_read_external_symtab(const Core *c, SymTab *tab, const char *filename);
+#endif
