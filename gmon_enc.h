@@ -20,9 +20,34 @@ typedef struct {
   const unsigned char *p, *end;
 } GmonBuf;
 
-uint64_t genc_get_n(const GmonEnc *e, const unsigned char *p, int n);
-int genc_get_u32(const GmonEnc *e, GmonBuf *b, uint32_t *v);   /* 0 at the end */
-int genc_get_addr(const GmonEnc *e, GmonBuf *b, vma_t *v);
+/* Inline: the readers decode millions of words. */
+static inline uint64_t genc_get_n(const GmonEnc *e, const unsigned char *p, int n)
+{
+  uint64_t v = 0;
+  int i;
+  if (e->big_endian)
+    for (i = 0; i < n; i++) v = (v << 8) | p[i];
+  else
+    for (i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+/* Each returns 0, consuming nothing, when the buffer ends first. */
+static inline int genc_get_u32(const GmonEnc *e, GmonBuf *b, uint32_t *v)
+{
+  if (b->end - b->p < 4) return 0;
+  *v = (uint32_t)genc_get_n(e, b->p, 4);
+  b->p += 4;
+  return 1;
+}
+
+static inline int genc_get_addr(const GmonEnc *e, GmonBuf *b, vma_t *v)
+{
+  if (b->end - b->p < e->addr_size) return 0;
+  *v = genc_get_n(e, b->p, e->addr_size);
+  b->p += e->addr_size;
+  return 1;
+}
 
 typedef struct {
   FILE *f;

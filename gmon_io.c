@@ -116,7 +116,7 @@ static void read_bb_rec(Reader *r, GmonBuf *b)
 static void read_gnu(Reader *r, GmonBuf *b)
 {
   const GmonEnc *e = &r->p->enc;
-  uint32_t version;
+  uint32_t version = 0;
   b->p += 4;
   genc_get_u32(e, b, &version);
   b->p += 12;
@@ -183,7 +183,7 @@ static void read_bsd(Reader *r, GmonBuf *b, int force44)
   r->nrec_hist++;
   while ((size_t)(b->end - b->p) >= 3 * (size_t)as) {
     r->nrec_arcs++;
-    vma_t from, self, count;
+    vma_t from = 0, self = 0, count = 0;   /* the loop test left room for all three */
     genc_get_addr(e, b, &from);
     genc_get_addr(e, b, &self);
     genc_get_addr(e, b, &count);

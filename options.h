@@ -27,8 +27,10 @@ typedef struct {
 
 enum { FF_AUTO, FF_BSD, FF_44BSD, FF_MAGIC, FF_PROF };
 
-extern const Options *const options_ro;
-#define opt (*options_ro)
+/* The storage has a fixed address, so a read of opt.x is one load; the
+   view is const, so a stage that assigns to it does not compile. */
+extern Options options_storage_;
+#define opt (*(const Options *)&options_storage_)
 
 /* The writable view, for the driver's option parsing only. */
 Options *options_for_startup(void);
