@@ -232,7 +232,7 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
 {
   AtomicFile af;
   int err = atomic_open(&af, filename);
-  if (err) fatal("%s: %s: %s\n", opt.whoami, filename, strerror(err));
+  if (err) fatal("%s: %s\n", filename, strerror(err));   /* GNU's words */
   GmonOut out = { af.f, &p->enc };
   genc_put_bytes(&out, GMON_MAGIC, 4);
   genc_put_u32(&out, GMON_VERSION);

@@ -74,6 +74,21 @@ if [ -x /usr/bin/gprof ]; then
   if diff -r $w/ref $w/cand > /dev/null && [ -s $w/cand/alpha.c-ann ]; then ok; else bad "-y files differ from GNU's (tests/out/ann)"; fi
 fi
 
+# 2c. gmon.sum is written whole or not at all (issue 12): a full device, a
+# file-size limit and a directory in the way each give a message and exit 1,
+# and an old gmon.sum stays as it was.
+w=$out/sum; rm -rf $w; mkdir -p $w
+cp cases/cycles/bin cases/cycles/gmon.out $w/
+(cd $w && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2>&1 && cp gmon.sum old.sum)
+ln -s /dev/full $w/full.sum
+(cd $w && rm -f gmon.sum && ln -s full.sum gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2> err; echo $? > rc)
+if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: No space left on device' $w/err; then ok; else bad "-s to /dev/full: $(cat $w/err)"; fi
+(cd $w && rm -f gmon.sum && cp old.sum gmon.sum && trap '' XFSZ && ulimit -f 1 && PATH="$out/bin:$PATH" gprof -s bin gmon.out gmon.out > /dev/null 2> err; echo $? > rc)
+if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: File too large' $w/err && cmp -s $w/gmon.sum $w/old.sum \
+   && [ -z "$(ls $w | grep tmp)" ]; then ok; else bad "-s past ulimit -f: $(cat $w/err)"; fi
+(cd $w && rm -f gmon.sum && mkdir gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2> err; echo $? > rc)
+if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gmon.sum: Is a directory' $w/err; then ok; else bad "-s onto a directory: $(cat $w/err)"; fi
+
 # 3. Our own banners: -v names this program honestly, -h lists options.
 v=$(PATH="$out/bin:$PATH" gprof -v); rc=$?
 if [ $rc -eq 0 ] && echo "$v" | grep -q 'clean-room' && ! echo "$v" | grep -q 'GNU gprof (GNU Binutils'; then ok; else bad "gprof -v"; fi
