@@ -36,6 +36,7 @@ typedef struct {
   int ncycles;
   Sym **order;                  /* symbols and cycles in print order */
   size_t norder;
+  double print_time;            /* sum of prop_self, in GNU's order */
 } CallGraph;
 
 void cg_init(CallGraph *cg);

@@ -258,8 +258,7 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
 {
   size_t i;
   Printer pr = { tab, hz, 0, NULL, 0 }, *P = &pr;
-  double print_time = 0;
-  for (i = 0; i < tab->len; i++) print_time += tab->base[i].prop_self;
+  double print_time = cg->print_time;
   P->print_time = print_time;
 
   if (opt.traditional) {
