@@ -5,6 +5,7 @@
 #include "cg_print.h"
 #include "sym_ids.h"
 #include "source.h"
+#include "fmt.h"
 
 static const char dashes[] = "-----------------------------------------------\n";
 
@@ -26,15 +27,49 @@ static int printed(const Sym *s)
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
-void cg_print_name(const SymTab *tab, const Sym *s)
+/* Ends the line begun in BUF (up to P) with S's name, " <cycle N>" and
+   its index, and writes it.  Fields are formatted by fmt.h: the reports
+   are mostly these lines, and vfprintf was most of the run time. */
+#define LINE 256
+static void put_name_line(const SymTab *tab, const Sym *s, char *buf, char *p, int newline)
 {
   if (s->is_cycle) {
-    printf("<cycle %d as a whole> [%d]", s->cycle_num, s->index);
-    return;
+    p = fmt_str(p, "<cycle ");
+    p = fmt_int(p, s->cycle_num, 0);
+    p = fmt_str(p, " as a whole> [");
+    p = fmt_int(p, s->index, 0);
+    *p++ = ']';
+  } else {
+    const char *label = sym_label(tab, s);
+    size_t n = strlen(label);
+    if ((size_t)(p - buf) + n + 64 <= LINE) {
+      memcpy(p, label, n);
+      p += n;
+    } else {
+      fmt_put(stdout, buf, p);
+      fwrite_unlocked(label, 1, n, stdout);
+      p = buf;
+    }
+    if (s->cycle_num) {
+      p = fmt_str(p, " <cycle ");
+      p = fmt_int(p, s->cycle_num, 0);
+      *p++ = '>';
+    }
+    if (s->index) {
+      *p++ = ' ';
+      *p++ = s->print_flag ? '[' : '(';
+      p = fmt_int(p, s->index, 0);
+      *p++ = s->print_flag ? ']' : ')';
+    }
   }
-  printf("%s", sym_label(tab, s));
-  if (s->cycle_num) printf(" <cycle %d>", s->cycle_num);
-  if (s->index) printf(s->print_flag ? " [%d]" : " (%d)", s->index);
+  if (newline) *p++ = '\n';
+  fmt_put(stdout, buf, p);
+}
+
+void cg_print_name(const SymTab *tab, const Sym *s)
+{
+  char buf[LINE];
+  put_name_line(tab, s, buf, buf, 0);
 }
 
 /* Arc order within an entry: self arcs, then arcs within a cycle (by
@@ -129,16 +164,25 @@ static uint64_t calls_of(const Sym *s)
 static void print_arc(const Printer *P, const Arc *a, const Sym *entry, const Sym *other)
 {
   const Sym *callee = a->child;
+  char buf[LINE], *p = buf;
   if (other == entry || (other->cycle_num && other->cycle_num == entry->cycle_num)) {
-    printf("%6s %5s %7s %*s %7llu %7s     ", "", "", "", CW, "",
-           (unsigned long long)a->count, "");
+    /* "%6s %5s %7s %*s %7llu %7s     " */
+    p = fmt_spaces(p, 6 + 1 + 5 + 1 + 7 + 1 + CW + 1);
+    p = fmt_u64(p, a->count, 7, 0);
+    p = fmt_spaces(p, 1 + 7 + 5);
   } else {
-    printf("%6s %5s %7.2f %*.2f %7llu/%-7llu     ", "", "",
-           a->time / P->hz, CW, a->child_time / P->hz,
-           (unsigned long long)a->count, (unsigned long long)calls_of(callee));
+    /* "%6s %5s %7.2f %*.2f %7llu/%-7llu     " */
+    p = fmt_spaces(p, 6 + 1 + 5 + 1);
+    p = fmt_fixed(p, a->time / P->hz, 7, 2);
+    *p++ = ' ';
+    p = fmt_fixed(p, a->child_time / P->hz, CW, 2);
+    *p++ = ' ';
+    p = fmt_u64(p, a->count, 7, 0);
+    *p++ = '/';
+    p = fmt_u64(p, calls_of(callee), 7, 1);
+    p = fmt_spaces(p, 5);
   }
-  cg_print_name(P->tab, other);
-  printf("\n");
+  put_name_line(P->tab, other, buf, p, 1);
 }
 
 static void print_parents(Printer *P, Sym *child)
@@ -157,18 +201,35 @@ static void print_children(Printer *P, Sym *parent)
 
 static void print_primary(const Printer *P, Sym *s)
 {
-  char idx[32];
-  snprintf(idx, sizeof idx, "[%d]", s->index);
+  char buf[LINE], *p = buf;
   double pct = P->print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / P->print_time : 0.0;
-  printf("%-6.6s %5.1f %7.2f %*.2f", idx, pct, s->prop_self / P->hz, CW, s->prop_child / P->hz);
-  if (s->ncalls + s->self_calls == 0)
-    printf(" %7s %7s ", "", "");
-  else if (s->self_calls)
-    printf(" %7llu+%-7llu ", (unsigned long long)s->ncalls, (unsigned long long)s->self_calls);
-  else
-    printf(" %7llu %7s ", (unsigned long long)s->ncalls, "");
-  cg_print_name(P->tab, s);
-  printf("\n");
+  /* "%-6.6s %5.1f %7.2f %*.2f" with "[index]" cut to 6 */
+  char idx[32], *q = idx;
+  *q++ = '[';
+  q = fmt_int(q, s->index, 0);
+  *q++ = ']';
+  *q = 0;
+  idx[6] = 0;
+  p = fmt_str_left(p, idx, 6);
+  *p++ = ' ';
+  p = fmt_fixed(p, pct, 5, 1);
+  *p++ = ' ';
+  p = fmt_fixed(p, s->prop_self / P->hz, 7, 2);
+  *p++ = ' ';
+  p = fmt_fixed(p, s->prop_child / P->hz, CW, 2);
+  *p++ = ' ';
+  if (s->ncalls + s->self_calls == 0) {
+    p = fmt_spaces(p, 7 + 1 + 7 + 1);            /* " %7s %7s " */
+  } else if (s->self_calls) {
+    p = fmt_u64(p, s->ncalls, 7, 0);             /* " %7llu+%-7llu " */
+    *p++ = '+';
+    p = fmt_u64(p, s->self_calls, 7, 1);
+    *p++ = ' ';
+  } else {
+    p = fmt_u64(p, s->ncalls, 7, 0);             /* " %7llu %7s " */
+    p = fmt_spaces(p, 1 + 7 + 1);
+  }
+  put_name_line(P->tab, s, buf, p, 1);
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -192,12 +253,21 @@ static void print_members(Printer *P, Sym *cyc)
   if (n > 1) qsort(P->keys, n, sizeof *P->keys, cmp_member);
   for (size_t i = 0; i < n; i++) {
     Sym *m = P->keys[i].s;
-    printf("%6s %5s %7.2f %*.2f %7llu", "", "", m->prop_self / P->hz,
-           CW, m->prop_child / P->hz, (unsigned long long)m->ncalls);
-    if (m->self_calls) printf("+%-7llu     ", (unsigned long long)m->self_calls);
-    else printf(" %7s     ", "");
-    cg_print_name(P->tab, m);
-    printf("\n");
+    /* "%6s %5s %7.2f %*.2f %7llu" then "+%-7llu     " or " %7s     " */
+    char buf[LINE], *p = fmt_spaces(buf, 6 + 1 + 5 + 1);
+    p = fmt_fixed(p, m->prop_self / P->hz, 7, 2);
+    *p++ = ' ';
+    p = fmt_fixed(p, m->prop_child / P->hz, CW, 2);
+    *p++ = ' ';
+    p = fmt_u64(p, m->ncalls, 7, 0);
+    if (m->self_calls) {
+      *p++ = '+';
+      p = fmt_u64(p, m->self_calls, 7, 1);
+      p = fmt_spaces(p, 5);
+    } else {
+      p = fmt_spaces(p, 1 + 7 + 5);
+    }
+    put_name_line(P->tab, m, buf, p, 1);
   }
 }
 
@@ -286,7 +356,9 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
       print_primary(P, s);
       print_children(P, s);
     }
-    printf(opt.traditional ? "\n%s\n" : "%s", dashes);
+    if (opt.traditional) fputc_unlocked('\n', stdout);
+    fwrite_unlocked(dashes, 1, sizeof dashes - 1, stdout);
+    if (opt.traditional) fputc_unlocked('\n', stdout);
   }
   free(P->keys);
   if (!opt.brief && !opt.traditional) {

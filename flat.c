@@ -5,6 +5,7 @@
 #include "flat.h"
 #include "sym_ids.h"
 #include "cg_print.h"
+#include "fmt.h"
 
 /* Per-call column units: the SI prefix that brings the largest per-call
    time into [1, 1000). */
@@ -121,19 +122,34 @@ void flat_print(const HistSet *hs, const SymTab *tab)
     Sym *s = v[i];
     double t = s->hist_time / hz;
     cum += s->hist_time;
-    if (opt.traditional)
-      printf("%5.1f %10.2f %8.2f", 100.0 * s->hist_time / total, cum / hz, t);
-    else
-      printf("%6.2f %9.2f %8.2f", 100.0 * s->hist_time / total, cum / hz, t);
-    if (s->ncalls)
-      printf(" %8llu %8.2f %8.2f  ", (unsigned long long)s->ncalls,
-             s->hist_time * scale / hz / (double)s->ncalls,
-             (s->hist_time + s->child_time) * scale / hz / (double)s->ncalls);
-    else
-      printf(" %8s %8s %8s  ", "", "", "");
-    if (opt.traditional) cg_print_name(tab, s);
-    else printf("%s", sym_label(tab, s));
-    printf("\n");
+    /* "%6.2f %9.2f %8.2f" (-T: "%5.1f %10.2f %8.2f"), then
+       " %8llu %8.2f %8.2f  " or " %8s %8s %8s  ", by fmt.h */
+    char buf[160], *p = buf;
+    p = fmt_fixed(p, 100.0 * s->hist_time / total, opt.traditional ? 5 : 6, opt.traditional ? 1 : 2);
+    *p++ = ' ';
+    p = fmt_fixed(p, cum / hz, opt.traditional ? 10 : 9, 2);
+    *p++ = ' ';
+    p = fmt_fixed(p, t, 8, 2);
+    *p++ = ' ';
+    if (s->ncalls) {
+      p = fmt_u64(p, s->ncalls, 8, 0);
+      *p++ = ' ';
+      p = fmt_fixed(p, s->hist_time * scale / hz / (double)s->ncalls, 8, 2);
+      *p++ = ' ';
+      p = fmt_fixed(p, (s->hist_time + s->child_time) * scale / hz / (double)s->ncalls, 8, 2);
+    } else {
+      p = fmt_spaces(p, 8 + 1 + 8 + 1 + 8);
+    }
+    p = fmt_spaces(p, 2);
+    if (opt.traditional) {
+      fmt_put(stdout, buf, p);
+      cg_print_name(tab, s);
+    } else {
+      const char *label = sym_label(tab, s);
+      fmt_put(stdout, buf, p);
+      fwrite_unlocked(label, 1, strlen(label), stdout);
+    }
+    fputc_unlocked('\n', stdout);
   }
   free(v);
   if (!opt.brief && !opt.traditional) {
