@@ -27,11 +27,10 @@ static int printed(const Sym *s)
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
-/* Ends the line begun in BUF (up to P) with S's name, " <cycle N>" and
-   its index, and writes it.  Fields are formatted by fmt.h: the reports
-   are mostly these lines, and vfprintf was most of the run time. */
+/* " <cycle N>" and " [index]" (or " (index)") after a function's name;
+   "<cycle N as a whole> [index]" for a cycle, whose name is empty. */
 #define LINE 256
-static void put_name_line(const SymTab *tab, const Sym *s, char *buf, char *p, int newline)
+static char *name_suffix(char *p, const Sym *s)
 {
   if (s->is_cycle) {
     p = fmt_str(p, "<cycle ");
@@ -39,37 +38,30 @@ static void put_name_line(const SymTab *tab, const Sym *s, char *buf, char *p, i
     p = fmt_str(p, " as a whole> [");
     p = fmt_int(p, s->index, 0);
     *p++ = ']';
-  } else {
-    const char *label = sym_label(tab, s);
-    size_t n = strlen(label);
-    if ((size_t)(p - buf) + n + 64 <= LINE) {
-      memcpy(p, label, n);
-      p += n;
-    } else {
-      fmt_put(stdout, buf, p);
-      fwrite_unlocked(label, 1, n, stdout);
-      p = buf;
-    }
-    if (s->cycle_num) {
-      p = fmt_str(p, " <cycle ");
-      p = fmt_int(p, s->cycle_num, 0);
-      *p++ = '>';
-    }
-    if (s->index) {
-      *p++ = ' ';
-      *p++ = s->print_flag ? '[' : '(';
-      p = fmt_int(p, s->index, 0);
-      *p++ = s->print_flag ? ']' : ')';
-    }
+    return p;
   }
-  if (newline) *p++ = '\n';
-  fmt_put(stdout, buf, p);
+  if (s->cycle_num) {
+    p = fmt_str(p, " <cycle ");
+    p = fmt_int(p, s->cycle_num, 0);
+    *p++ = '>';
+  }
+  if (s->index) {
+    *p++ = ' ';
+    *p++ = s->print_flag ? '[' : '(';
+    p = fmt_int(p, s->index, 0);
+    *p++ = s->print_flag ? ']' : ')';
+  }
+  return p;
 }
 
 void cg_print_name(const SymTab *tab, const Sym *s)
 {
-  char buf[LINE];
-  put_name_line(tab, s, buf, buf, 0);
+  char buf[96];
+  if (!s->is_cycle) {
+    const char *label = sym_label(tab, s);
+    fwrite_unlocked(label, 1, strlen(label), stdout);
+  }
+  fmt_put(stdout, buf, name_suffix(buf, s));
 }
 
 /* Arc order within an entry: self arcs, then arcs within a cycle (by
@@ -78,6 +70,9 @@ void cg_print_name(const SymTab *tab, const Sym *s)
 typedef struct {
   union { Arc *a; Sym *s; };    /* an arc, or a cycle member */
   size_t pos;
+  int rank;                     /* arcs: 0 self, 1 within a cycle, 2 others */
+  double t;                     /* arcs of rank 2: time + child time */
+  uint64_t count;
 } ArcKey;
 
 static int arc_rank(const Arc *a)
@@ -87,36 +82,56 @@ static int arc_rank(const Arc *a)
   return 2;
 }
 
-static int arc_cmp(const Arc *x, const Arc *y)
+static int arc_cmp(const ArcKey *x, const ArcKey *y)
 {
-  int rx = arc_rank(x), ry = arc_rank(y);
+  int rx = x->rank, ry = y->rank;
   if (rx == 0) return -1;
   if (ry == 0) return 1;
   if (rx != ry) return rx < ry ? -1 : 1;
   if (rx == 2) {
-    double tx = x->time + x->child_time, ty = y->time + y->child_time;
-    if (tx < ty) return -1;
-    if (tx > ty) return 1;
+    if (x->t < y->t) return -1;
+    if (x->t > y->t) return 1;
   }
   if (x->count < y->count) return -1;
   if (x->count > y->count) return 1;
   return 0;
 }
 
-static int key_asc(const void *a, const void *b)
+/* callers ascending, callees descending; equal ones by list position */
+static inline int key_before(const ArcKey *x, const ArcKey *y, int desc)
 {
-  const ArcKey *x = a, *y = b;
-  int c = arc_cmp(x->a, y->a);
-  if (c) return c;
-  return x->pos < y->pos ? 1 : -1;
+  int c = desc ? arc_cmp(y, x) : arc_cmp(x, y);
+  if (c) return c < 0;
+  return x->pos > y->pos;
 }
 
-static int key_desc(const void *a, const void *b)
+/* Sorts K[0..N) by key_before: insertion sort for short runs, merged
+   bottom-up through TMP (the order is total, so any sort gives the
+   same result; this one avoids qsort's calls through a pointer). */
+static void sort_keys(ArcKey *k, ArcKey *tmp, size_t n, int desc)
 {
-  const ArcKey *x = a, *y = b;
-  int c = arc_cmp(y->a, x->a);
-  if (c) return c;
-  return x->pos < y->pos ? 1 : -1;
+  const size_t run = 12;
+  for (size_t lo = 0; lo < n; lo += run) {
+    size_t hi = lo + run < n ? lo + run : n;
+    for (size_t i = lo + 1; i < hi; i++) {
+      ArcKey x = k[i];
+      size_t j = i;
+      while (j > lo && key_before(&x, &k[j - 1], desc)) { k[j] = k[j - 1]; j--; }
+      k[j] = x;
+    }
+  }
+  ArcKey *src = k, *dst = tmp;
+  for (size_t w = run; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t i = lo, j = mid, o = lo;
+      while (i < mid && j < hi) dst[o++] = key_before(&src[j], &src[i], desc) ? src[j++] : src[i++];
+      while (i < mid) dst[o++] = src[i++];
+      while (j < hi) dst[o++] = src[j++];
+    }
+    ArcKey *t = src; src = dst; dst = t;
+  }
+  if (src != k) memcpy(k, src, n * sizeof *k);
 }
 
 /* What the graph printer works with. */
@@ -125,8 +140,37 @@ typedef struct {
   double hz;
   double print_time;            /* samples credited to any symbol */
   ArcKey *keys;                 /* scratch for sorting one entry's lines */
+  ArcKey *tmp;                  /* and the merge sort's other half */
   size_t keys_cap;
+  FmtOut out;                   /* the lines, formatted by fmt.h */
 } Printer;
+
+/* Room for a line's fixed fields. */
+static char *line_start(Printer *P)
+{
+  return fmt_room(&P->out, LINE);
+}
+
+/* Ends the line begun at P with S's name and suffix (fmt.h fields: the
+   reports are mostly these lines, and vfprintf was most of the time). */
+static void line_end_name(Printer *P, const Sym *s, char *p)
+{
+  if (!s->is_cycle) {
+    const char *label = sym_label(P->tab, s);
+    size_t n = strlen(label);
+    if ((size_t)(P->out.buf + FMT_OUT_CAP - p) < n + 96) {
+      fmt_done(&P->out, p);
+      fmt_out_str(&P->out, label, n);
+      p = fmt_room(&P->out, 96);
+    } else {
+      memcpy(p, label, n);
+      p += n;
+    }
+  }
+  p = name_suffix(p, s);
+  *p++ = '\n';
+  fmt_done(&P->out, p);
+}
 
 /* keys[n], the array grown to hold it, with its list position set. */
 static ArcKey *key_slot(Printer *P, size_t n)
@@ -134,6 +178,7 @@ static ArcKey *key_slot(Printer *P, size_t n)
   if (n == P->keys_cap) {
     P->keys_cap = P->keys_cap ? P->keys_cap * 2 : 64;
     P->keys = xrealloc(P->keys, P->keys_cap * sizeof *P->keys);
+    P->tmp = xrealloc(P->tmp, P->keys_cap * sizeof *P->tmp);
   }
   P->keys[n].pos = n;
   return &P->keys[n];
@@ -143,9 +188,16 @@ static size_t collect(Printer *P, Arc *list, int parents)
 {
   size_t n = 0;
   for (Arc *a = list; a; a = parents ? a->next_parent : a->next_child)
-    key_slot(P, n++)->a = a;
+  {
+    ArcKey *k = key_slot(P, n++);
+    k->a = a;
+    k->rank = arc_rank(a);
+    k->t = a->time + a->child_time;
+    k->count = a->count;
+  }
   ArcKey *keys = P->keys;
-  if (n > 1) qsort(keys, n, sizeof *keys, parents ? key_asc : key_desc);
+  if (n > 1) sort_keys(keys, P->tmp, n, !parents);
+  if (opt.debug & DBG_ARCSORT) fmt_out_flush(&P->out);
   for (size_t i = 0; i < n && (opt.debug & DBG_ARCSORT); i++)
     DBG(DBG_ARCSORT, "arcsort: %s %zu: %s -> %s, %llu calls, %g\n", parents ? "parent" : "child",
         i, keys[i].a->parent->name, keys[i].a->child->name,
@@ -161,10 +213,10 @@ static uint64_t calls_of(const Sym *s)
 /* One caller or callee line of ENTRY's block, naming OTHER.  Arcs within
    one function or one cycle show only their count; others their share of
    the callee's time and calls. */
-static void print_arc(const Printer *P, const Arc *a, const Sym *entry, const Sym *other)
+static void print_arc(Printer *P, const Arc *a, const Sym *entry, const Sym *other)
 {
   const Sym *callee = a->child;
-  char buf[LINE], *p = buf;
+  char *p = line_start(P);
   if (other == entry || (other->cycle_num && other->cycle_num == entry->cycle_num)) {
     /* "%6s %5s %7s %*s %7llu %7s     " */
     p = fmt_spaces(p, 6 + 1 + 5 + 1 + 7 + 1 + CW + 1);
@@ -182,14 +234,17 @@ static void print_arc(const Printer *P, const Arc *a, const Sym *entry, const Sy
     p = fmt_u64(p, calls_of(callee), 7, 1);
     p = fmt_spaces(p, 5);
   }
-  put_name_line(P->tab, other, buf, p, 1);
+  line_end_name(P, other, p);
 }
 
 static void print_parents(Printer *P, Sym *child)
 {
   size_t n = collect(P, child->parents, 1);
-  if (n == 0)
-    printf("%6s %5s %7s %*s %7s %7s     <spontaneous>\n", "", "", "", CW, "", "", "");
+  if (n == 0) {
+    /* "%6s %5s %7s %*s %7s %7s     <spontaneous>\n" */
+    char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1 + 7 + 1 + CW + 1 + 7 + 1 + 7 + 5);
+    fmt_done(&P->out, fmt_str(p, "<spontaneous>\n"));
+  }
   for (size_t i = 0; i < n; i++) print_arc(P, P->keys[i].a, child, P->keys[i].a->parent);
 }
 
@@ -199,9 +254,9 @@ static void print_children(Printer *P, Sym *parent)
   for (size_t i = 0; i < n; i++) print_arc(P, P->keys[i].a, parent, P->keys[i].a->child);
 }
 
-static void print_primary(const Printer *P, Sym *s)
+static void print_primary(Printer *P, Sym *s)
 {
-  char buf[LINE], *p = buf;
+  char *p = line_start(P);
   double pct = P->print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / P->print_time : 0.0;
   /* "%-6.6s %5.1f %7.2f %*.2f" with "[index]" cut to 6 */
   char idx[32], *q = idx;
@@ -229,7 +284,7 @@ static void print_primary(const Printer *P, Sym *s)
     p = fmt_u64(p, s->ncalls, 7, 0);             /* " %7llu %7s " */
     p = fmt_spaces(p, 1 + 7 + 1);
   }
-  put_name_line(P->tab, s, buf, p, 1);
+  line_end_name(P, s, p);
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -254,7 +309,7 @@ static void print_members(Printer *P, Sym *cyc)
   for (size_t i = 0; i < n; i++) {
     Sym *m = P->keys[i].s;
     /* "%6s %5s %7.2f %*.2f %7llu" then "+%-7llu     " or " %7s     " */
-    char buf[LINE], *p = fmt_spaces(buf, 6 + 1 + 5 + 1);
+    char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1);
     p = fmt_fixed(p, m->prop_self / P->hz, 7, 2);
     *p++ = ' ';
     p = fmt_fixed(p, m->prop_child / P->hz, CW, 2);
@@ -267,7 +322,7 @@ static void print_members(Printer *P, Sym *cyc)
     } else {
       p = fmt_spaces(p, 1 + 7 + 5);
     }
-    put_name_line(P->tab, m, buf, p, 1);
+    line_end_name(P, m, p);
   }
 }
 
@@ -327,7 +382,7 @@ static const char cg_blurb[] =
 void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
 {
   size_t i;
-  Printer pr = { tab, hz, 0, NULL, 0 }, *P = &pr;
+  Printer pr = { .tab = tab, .hz = hz }, *P = &pr;
   double print_time = cg->print_time;
   P->print_time = print_time;
 
@@ -345,6 +400,7 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
            "", "called/total       parents ", "", "called/total       children");
   else
     printf("index %% time    self  children    called     name\n");
+  fmt_out_init(&P->out, stdout);
   for (i = 0; i < cg->norder; i++) {
     Sym *s = cg->order[i];
     if (!printed(s)) continue;
@@ -356,11 +412,15 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
       print_primary(P, s);
       print_children(P, s);
     }
-    if (opt.traditional) fputc_unlocked('\n', stdout);
-    fwrite_unlocked(dashes, 1, sizeof dashes - 1, stdout);
-    if (opt.traditional) fputc_unlocked('\n', stdout);
+    char *p = line_start(P);
+    if (opt.traditional) *p++ = '\n';
+    p = fmt_str(p, dashes);
+    if (opt.traditional) *p++ = '\n';
+    fmt_done(&P->out, p);
   }
+  fmt_out_free(&P->out);
   free(P->keys);
+  free(P->tmp);
   if (!opt.brief && !opt.traditional) {
     printf(cg_blurb);
     print_notice();

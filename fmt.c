@@ -2,17 +2,79 @@
    so v * 10^P = m * 10^P * 2^e; m * 10^P fits 64 bits for P <= 3, and the
    shift's remainder decides the rounding (ties to even, as glibc does). */
 #include <math.h>
+#include <stdlib.h>
 #include "fmt.h"
+#include "util.h"
+
+static const char pairs[] =
+  "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+  "8081828384858687888990919293949596979899";
 
 static char *digits(char *p, uint64_t v, int width, int left)
 {
-  char t[24];
-  int n = 0;
-  do { t[n++] = (char)('0' + v % 10); v /= 10; } while (v);
-  if (!left) p = fmt_spaces(p, width - n);
-  for (int i = n; i-- > 0;) *p++ = t[i];
-  if (left) p = fmt_spaces(p, width - n);
+  char t[32], *e = t + 24, *q = e;   /* 8 bytes past e: see below */
+  if (v < 4294967296u) {            /* 32-bit divisions are cheaper */
+    uint32_t w = (uint32_t)v;
+    while (w >= 100) {
+      uint32_t r = w % 100;
+      w /= 100;
+      q -= 2;
+      memcpy(q, pairs + 2 * r, 2);
+    }
+    v = w;
+  } else {
+    while (v >= 100) {
+      unsigned r = (unsigned)(v % 100);
+      v /= 100;
+      q -= 2;
+      memcpy(q, pairs + 2 * r, 2);
+    }
+  }
+  if (v >= 10) {
+    q -= 2;
+    memcpy(q, pairs + 2 * v, 2);
+  } else {
+    *--q = (char)('0' + v);
+  }
+  int n = (int)(e - q);
+  if (!left && width > n) p = fmt_spaces(p, width - n);
+  memcpy(p, q, 8);                  /* within t; a slack write past n */
+  if (n > 8) memcpy(p + 8, q + 8, (size_t)n - 8);
+  p += n;
+  if (left && width > n) p = fmt_spaces(p, width - n);
   return p;
+}
+
+void fmt_out_init(FmtOut *o, FILE *f)
+{
+  o->buf = o->p = xmalloc(FMT_OUT_CAP);
+  o->f = f;
+}
+
+void fmt_out_flush(FmtOut *o)
+{
+  if (o->p > o->buf) fwrite_unlocked(o->buf, 1, (size_t)(o->p - o->buf), o->f);
+  o->p = o->buf;
+}
+
+void fmt_out_free(FmtOut *o)
+{
+  fmt_out_flush(o);
+  free(o->buf);
+  o->buf = o->p = NULL;
+}
+
+void fmt_out_str(FmtOut *o, const char *s, size_t n)
+{
+  if (n > FMT_OUT_CAP / 2) {
+    fmt_out_flush(o);
+    fwrite_unlocked(s, 1, n, o->f);
+    return;
+  }
+  char *p = fmt_room(o, n);
+  memcpy(p, s, n);
+  o->p = p + n;
 }
 
 char *fmt_u64(char *p, uint64_t v, int width, int left)
