@@ -1,7 +1,7 @@
 /* Unit test: fmt.c's fields are byte for byte what printf prints, on
    ties (k + 0.5 units of the last place, exact in binary), their binary
    neighbours, sums and quotients like the reports', and random values.
-// objs: fmt.o
+// objs: fmt.o util.o
 */
 #include <math.h>
 #include <stdio.h>
