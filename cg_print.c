@@ -143,6 +143,9 @@ typedef struct {
   ArcKey *tmp;                  /* and the merge sort's other half */
   size_t keys_cap;
   FmtOut out;                   /* the lines, formatted by fmt.h */
+  char **names;                 /* by index: "name <cycle N> [index]", */
+  size_t *name_len;             /* made on first use */
+  size_t nnames;
 } Printer;
 
 /* Room for a line's fixed fields. */
@@ -155,19 +158,38 @@ static char *line_start(Printer *P)
    reports are mostly these lines, and vfprintf was most of the time). */
 static void line_end_name(Printer *P, const Sym *s, char *p)
 {
-  if (!s->is_cycle) {
-    const char *label = sym_label(P->tab, s);
-    size_t n = strlen(label);
-    if ((size_t)(P->out.buf + FMT_OUT_CAP - p) < n + 96) {
-      fmt_done(&P->out, p);
-      fmt_out_str(&P->out, label, n);
-      p = fmt_room(&P->out, 96);
-    } else {
-      memcpy(p, label, n);
-      p += n;
+  size_t i = (size_t)s->index, n;
+  const char *text;
+  char tmp[96];
+  if (i > 0 && i < P->nnames) {
+    if (!P->names[i]) {
+      const char *label = s->is_cycle ? "" : sym_label(P->tab, s);
+      size_t l = strlen(label);
+      char *t = xmalloc(l + 96);
+      memcpy(t, label, l);
+      P->name_len[i] = (size_t)(name_suffix(t + l, s) - t);
+      P->names[i] = t;
     }
+    text = P->names[i];
+    n = P->name_len[i];
+  } else {                      /* not numbered: not worth keeping */
+    if (!s->is_cycle) {
+      const char *label = sym_label(P->tab, s);
+      fmt_done(&P->out, p);
+      fmt_out_str(&P->out, label, strlen(label));
+      p = fmt_room(&P->out, 96);
+    }
+    text = tmp;
+    n = (size_t)(name_suffix(tmp, s) - tmp);
   }
-  p = name_suffix(p, s);
+  if ((size_t)(P->out.buf + FMT_OUT_CAP - p) < n + 64) {
+    fmt_done(&P->out, p);
+    fmt_out_str(&P->out, text, n);
+    p = fmt_room(&P->out, 64);
+  } else {
+    memcpy(p, text, n);
+    p += n;
+  }
   *p++ = '\n';
   fmt_done(&P->out, p);
 }
@@ -401,6 +423,9 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
   else
     printf("index %% time    self  children    called     name\n");
   fmt_out_init(&P->out, stdout);
+  P->nnames = cg->norder + 1;
+  P->names = xcalloc(P->nnames, sizeof *P->names);
+  P->name_len = xcalloc(P->nnames, sizeof *P->name_len);
   for (i = 0; i < cg->norder; i++) {
     Sym *s = cg->order[i];
     if (!printed(s)) continue;
@@ -419,6 +444,9 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
     fmt_done(&P->out, p);
   }
   fmt_out_free(&P->out);
+  for (i = 0; i < P->nnames; i++) free(P->names[i]);
+  free(P->names);
+  free(P->name_len);
   free(P->keys);
   free(P->tmp);
   if (!opt.brief && !opt.traditional) {
@@ -433,17 +461,6 @@ static int cmp_index_name(const void *a, const void *b)
   if (x->is_cycle != y->is_cycle) return x->is_cycle ? 1 : -1;
   if (x->is_cycle) return x->cycle_num - y->cycle_num;
   return strcmp(x->name, y->name);
-}
-
-/* Text of an index entry's name: statics carry their file. */
-static void index_name(const SymTab *tab, const Sym *s, char *buf, size_t len)
-{
-  if (s->is_cycle)
-    snprintf(buf, len, "<cycle %d>", s->cycle_num);
-  else if (s->is_static && src_sym_file(tab, s))
-    snprintf(buf, len, "%s (%s)", sym_label(tab, s), src_sym_file(tab, s));
-  else
-    snprintf(buf, len, "%s", sym_label(tab, s));
 }
 
 /* Three columns filled top to bottom; a column's bracketed index ends six
@@ -481,28 +498,53 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
   }
   size_t rows = (k + 2) / 3;
   long colw = (opt.width + 5) / 3;
-  char name[4096], idx[32], *line = NULL;
+  char idx[32], *line = NULL;
   size_t cap = 0;
   for (size_t r = 0; r < rows; r++) {
     size_t len = 0;
     for (int c = 0; c < 3; c++) {
       size_t j = r + (size_t)c * rows;
       if (j >= k) break;
-      index_name(tab, v[j], name, sizeof name);
-      snprintf(idx, sizeof idx, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
-      long target = (long)c * colw + 6 - (long)strlen(idx);
-      size_t need = len + strlen(idx) + strlen(name) + (size_t)(target > 0 ? target : 0) + 8;
+      const Sym *s = v[j];
+      /* "[%d]" or "(%d)", then the name: "<cycle N>", "label (file)"
+         for statics with a file, else the label */
+      char *q = idx;
+      *q++ = s->print_flag ? '[' : '(';
+      q = fmt_int(q, s->index, 0);
+      *q++ = s->print_flag ? ']' : ')';
+      size_t il = (size_t)(q - idx);
+      const char *label = s->is_cycle ? "" : sym_label(tab, s);
+      const char *file = !s->is_cycle && s->is_static ? src_sym_file(tab, s) : NULL;
+      size_t ll = strlen(label), fl = file ? strlen(file) : 0;
+      long target = (long)c * colw + 6 - (long)il;
+      size_t need = len + il + ll + fl + (size_t)(target > 0 ? target : 0) + 96;
       if (need > cap) { cap = need * 2; line = xrealloc(line, cap); }
-      if ((long)len < target) {
-        memset(line + len, ' ', (size_t)target - len);
-        len = (size_t)target;
+      char *p = line + len;
+      if ((long)len < target) p = fmt_spaces(p, (int)(target - (long)len));
+      else *p++ = ' ';
+      memcpy(p, idx, il);
+      p += il;
+      *p++ = ' ';
+      if (s->is_cycle) {
+        p = fmt_str(p, "<cycle ");
+        p = fmt_int(p, s->cycle_num, 0);
+        *p++ = '>';
       } else {
-        line[len++] = ' ';
+        memcpy(p, label, ll);
+        p += ll;
+        if (file) {
+          *p++ = ' ';
+          *p++ = '(';
+          memcpy(p, file, fl);
+          p += fl;
+          *p++ = ')';
+        }
       }
-      len += (size_t)sprintf(line + len, "%s %s", idx, name);
+      len = (size_t)(p - line);
     }
-    line[len] = 0;
-    printf("%s\n", line);
+    if (len + 1 > cap) { cap = len + 64; line = xrealloc(line, cap); }
+    line[len++] = '\n';
+    fwrite_unlocked(line, 1, len, stdout);
   }
   free(line);
   free(v);
