@@ -2,7 +2,9 @@
    so v * 10^P = m * 10^P * 2^e; m * 10^P fits 64 bits for P <= 3, and the
    shift's remainder decides the rounding (ties to even, as glibc does). */
 #include <math.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "fmt.h"
 #include "util.h"
 
@@ -52,10 +54,27 @@ void fmt_out_init(FmtOut *o, FILE *f)
   o->f = f;
 }
 
+/* Straight to the file descriptor once the FILE's own buffer is out:
+   copying 30 MB through stdio was 6% of a large report's instructions.
+   Write errors are left unreported, as stdio's are elsewhere. */
 void fmt_out_flush(FmtOut *o)
 {
-  if (o->p > o->buf) fwrite_unlocked(o->buf, 1, (size_t)(o->p - o->buf), o->f);
+  const char *q = o->buf;
+  size_t n = (size_t)(o->p - o->buf);
   o->p = o->buf;
+  if (!n) return;
+  if (fflush(o->f) != 0) {
+    fwrite_unlocked(q, 1, n, o->f);
+    return;
+  }
+  int fd = fileno(o->f);
+  while (n > 0) {
+    ssize_t w = write(fd, q, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    q += w;
+    n -= (size_t)w;
+  }
 }
 
 void fmt_out_free(FmtOut *o)

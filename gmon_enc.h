@@ -32,6 +32,16 @@ static inline uint64_t genc_get_n(const GmonEnc *e, const unsigned char *p, int 
   return v;
 }
 
+/* N 16-bit words at P (histogram bins), the byte order decided once. */
+static inline void genc_get_u16s(const GmonEnc *e, const unsigned char *p, size_t n, uint64_t *out)
+{
+  size_t i;
+  if (e->big_endian)
+    for (i = 0; i < n; i++) out[i] = (uint64_t)p[2 * i] << 8 | p[2 * i + 1];
+  else
+    for (i = 0; i < n; i++) out[i] = (uint64_t)p[2 * i + 1] << 8 | p[2 * i];
+}
+
 /* Each returns 0, consuming nothing, when the buffer ends first. */
 static inline int genc_get_u32(const GmonEnc *e, GmonBuf *b, uint32_t *v)
 {

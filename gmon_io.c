@@ -67,7 +67,7 @@ static void read_hist_rec(Reader *r, GmonBuf *b)
     fatal("%s: %s: unexpected EOF after reading %u of %u samples\n",
           opt.whoami, filename, (unsigned)avail, n);
   uint64_t *bins = xmalloc((size_t)n * sizeof *bins);
-  for (uint32_t i = 0; i < n; i++) bins[i] = genc_get_n(e, b->p + 2 * (size_t)i, 2);
+  genc_get_u16s(e, b->p, n, bins);
   b->p += 2 * (size_t)n;
   hist_add(&r->p->hist, lo, hi, n, rate, dimen, abbrev, bins);
   free(bins);
@@ -175,7 +175,7 @@ static void read_bsd(Reader *r, GmonBuf *b, int force44)
     fatal("%s: unexpected EOF after reading %u/%u bins\n", opt.whoami,
           (unsigned)avail, nbins);
   uint64_t *bins = xmalloc((size_t)nbins * sizeof *bins);
-  for (uint32_t i = 0; i < nbins; i++) bins[i] = genc_get_n(e, b->p + 2 * (size_t)i, 2);
+  genc_get_u16s(e, b->p, nbins, bins);
   b->p += 2 * (size_t)nbins;
   hist_add(&r->p->hist, lo, hi, nbins, rate ? rate : 100, "seconds", 's', bins);
   free(bins);
