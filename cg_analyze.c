@@ -175,6 +175,7 @@ static int cmp_total(const void *a, const void *b)
 void cg_assemble(CallGraph *cg, SymTab *tab)
 {
   size_t i, n = tab->len;
+  cg_arcs_settle(cg);
   for (i = 0; i < n; i++) {
     Sym *s = &tab->base[i];
     s->uf = s;

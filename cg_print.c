@@ -69,10 +69,10 @@ void cg_print_name(const SymTab *tab, const Sym *s)
    of their list order, as GNU's insertion sort leaves them. */
 typedef struct {
   union { Arc *a; Sym *s; };    /* an arc, or a cycle member */
-  size_t pos;
-  int rank;                     /* arcs: 0 self, 1 within a cycle, 2 others */
   double t;                     /* arcs of rank 2: time + child time */
   uint64_t count;
+  uint32_t pos;
+  int rank;                     /* arcs: 0 self, 1 within a cycle, 2 others */
 } ArcKey;
 
 static int arc_rank(const Arc *a)
@@ -141,7 +141,7 @@ typedef struct {
   double print_time;            /* samples credited to any symbol */
   ArcKey *keys;                 /* scratch for sorting one entry's lines */
   ArcKey *tmp;                  /* and the merge sort's other half */
-  size_t keys_cap;
+  size_t keys_cap, tmp_cap;
   FmtOut out;                   /* the lines, formatted by fmt.h */
   char **names;                 /* by index: "name <cycle N> [index]", */
   size_t *name_len;             /* made on first use */
@@ -165,9 +165,11 @@ static void line_end_name(Printer *P, const Sym *s, char *p)
     if (!P->names[i]) {
       const char *label = s->is_cycle ? "" : sym_label(P->tab, s);
       size_t l = strlen(label);
-      char *t = xmalloc(l + 96);
+      size_t sl = (size_t)(name_suffix(tmp, s) - tmp);
+      char *t = xmalloc(l + sl);
       memcpy(t, label, l);
-      P->name_len[i] = (size_t)(name_suffix(t + l, s) - t);
+      memcpy(t + l, tmp, sl);
+      P->name_len[i] = l + sl;
       P->names[i] = t;
     }
     text = P->names[i];
@@ -200,9 +202,8 @@ static ArcKey *key_slot(Printer *P, size_t n)
   if (n == P->keys_cap) {
     P->keys_cap = P->keys_cap ? P->keys_cap * 2 : 64;
     P->keys = xrealloc(P->keys, P->keys_cap * sizeof *P->keys);
-    P->tmp = xrealloc(P->tmp, P->keys_cap * sizeof *P->tmp);
   }
-  P->keys[n].pos = n;
+  P->keys[n].pos = (uint32_t)n;
   return &P->keys[n];
 }
 
@@ -218,6 +219,11 @@ static size_t collect(Printer *P, Arc *list, int parents)
     k->count = a->count;
   }
   ArcKey *keys = P->keys;
+  if (n > P->tmp_cap) {
+    P->tmp_cap = n;
+    free(P->tmp);
+    P->tmp = xmalloc(P->tmp_cap * sizeof *P->tmp);
+  }
   if (n > 1) sort_keys(keys, P->tmp, n, !parents);
   if (opt.debug & DBG_ARCSORT) fmt_out_flush(&P->out);
   for (size_t i = 0; i < n && (opt.debug & DBG_ARCSORT); i++)
