@@ -495,7 +495,7 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
         if (v[j]->is_cycle) snprintf(nm, sizeof nm, "<cycle %d>", v[j]->cycle_num);
         else snprintf(nm, sizeof nm, "%s", sym_label(tab, v[j]));
         snprintf(ix, sizeof ix, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
-        printf("%6s %-19.19s", ix, nm);
+        printf("%6.6s %-19.19s", ix, nm);   /* GNU cuts "[10012]" to 6 too */
       }
       printf("\n");
     }

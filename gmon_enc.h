@@ -8,6 +8,8 @@
  * checks it once at the end. */
 #ifndef GMON_ENC_H
 #define GMON_ENC_H
+#include <endian.h>
+#include <string.h>
 #include "util.h"
 
 typedef struct {
@@ -25,6 +27,12 @@ static inline uint64_t genc_get_n(const GmonEnc *e, const unsigned char *p, int 
 {
   uint64_t v = 0;
   int i;
+  if (!e->big_endian && (n == 8 || n == 4)) {   /* the common words, whole */
+    if (n == 8) { memcpy(&v, p, 8); return le64toh(v); }
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return le32toh(w);
+  }
   if (e->big_endian)
     for (i = 0; i < n; i++) v = (v << 8) | p[i];
   else

@@ -142,25 +142,30 @@ def same_bytes():
 
 
 def floor(d, inputs, report):
+    """(wall, cpu) medians of bench/floor.c on the same inputs and bytes."""
     exe = os.path.join(DIR, 'floor')
     if not os.path.exists(exe):
         subprocess.check_call(['cc', '-O2', '-o', exe, os.path.join(TOP, 'bench', 'floor.c')])
-    return med([run([exe] + inputs + [report], d, os.path.join(d, 'floor.out'))[0] for _ in range(REPS)])
+    rs = [run([exe] + inputs + [report], d, os.path.join(d, 'floor.out')) for _ in range(REPS)]
+    return med([x[0] for x in rs]), med([x[1] for x in rs])
 
 
 def speed():
     say('\n== default report, 20,000 functions / 200,000 arcs')
     d = gen('big', 20000, 200000, 1)
     r = compare(['prog', 'gmon.out'], d, 'default')
-    f = floor(d, ['prog', 'gmon.out'], r['out'])
-    say(f'  floor (read inputs, write {r["bytes"]} bytes): {f:.3f}s; ours/floor {r["wall"] / f:.1f}')
+    f, fc = floor(d, ['prog', 'gmon.out'], r['out'])
+    say(f'  floor (read inputs, write {r["bytes"]} bytes): {f:.3f}s wall {fc:.3f}s cpu; '
+        f'ours/floor {r["wall"] / f:.1f} wall, {r["cpu"] / max(fc, 0.005):.1f} cpu')
     if have_gnu:
         target('default report >= 100x faster than GNU (cpu)', r['gcpu'] / r['cpu'] >= 100,
                f'x{r["gcpu"] / r["cpu"]:.0f}')
         target('peak memory <= GNU', r['rss'] <= r['grss'], f'{r["rss"]} vs {r["grss"]} KiB')
         target('default report tables identical', tables(open(r['out']).read()) ==
                tables(open(r['out'][:-5] + '.gnu').read()), 'verbose tables compared')
-    target('within 5x of the read-and-write floor', r['wall'] <= 5 * f, f'{r["wall"] / f:.1f}x')
+    # judged on wall time, the floor's CPU being mostly the kernel's copy
+    target('within 5x of the read-and-write floor', r['wall'] <= 5 * f,
+           f'{r["wall"] / f:.1f}x wall, {r["cpu"] / max(fc, 0.005):.1f}x cpu')
 
 
 def growth():

@@ -91,10 +91,10 @@ def c_program(p, seed, path):
             callees = sorted(set(min(p - 1, i + int(rnd.paretovariate(1.0))) for _ in range(3)) - {i})
             f.write(f'{"static " if i % 7 == 3 else ""}unsigned f{i}(unsigned x)\n{{\n  unsigned y = x * {rnd.randrange(3, 99)}u + {i}u;\n')
             for k, c in enumerate(callees):
-                f.write(f'  if ((x >> {k}) & 1)\n    y += f{c}(x >> 1);\n')
+                f.write(f'  if ((x >> {k}) & 1)\n    y += f{c}(x >> 2);\n')
             f.write('  for (unsigned k = 0; k < (x & 7); k++)\n    y ^= y << 3;\n  sink = y;\n  return y;\n}\n')
         f.write('int main(int argc, char **argv)\n{\n  (void)argv;\n  unsigned t = 0;\n')
-        f.write(f'  for (unsigned r = 0; r < 200u * (unsigned)argc; r++)\n    for (unsigned i = 0; i < {min(p, 50)}u; i++)\n      t += f0(r * 2654435761u + i);\n')
+        f.write(f'  for (unsigned r = 0; r < 100u * (unsigned)argc; r++)\n    for (unsigned i = 0; i < {min(p, 50)}u; i++)\n      t += f0(r * 2654435761u + i);\n')
         f.write('  return (int)(t & 1);\n}\n')
 
 

@@ -74,6 +74,19 @@ if [ -x /usr/bin/gprof ]; then
   if diff -r $w/ref $w/cand > /dev/null && [ -s $w/cand/alpha.c-ann ]; then ok; else bad "-y files differ from GNU's (tests/out/ann)"; fi
 fi
 
+# 2c. Random call graphs of ten to twenty thousand functions against GNU
+#     (rounding and ordering at size; tests/diffrand.sh).
+if [ -x /usr/bin/gprof ] && command -v python3 > /dev/null && command -v cc > /dev/null; then
+  sh diffrand.sh "$GPROF" /usr/bin/gprof "$out/diffrand" > "$out/diffrand.log" 2>&1
+  while IFS= read -r l; do
+    case $l in
+      ok*) ok;;
+      FAIL*) bad "${l#FAIL }";;
+    esac
+  done < "$out/diffrand.log"
+  grep -q '^ok diffrand 20000' "$out/diffrand.log" || bad "diffrand did not reach 20000 functions (see tests/out/diffrand.log)"
+fi
+
 # 3. Our own banners: -v names this program honestly, -h lists options.
 v=$(PATH="$out/bin:$PATH" gprof -v); rc=$?
 if [ $rc -eq 0 ] && echo "$v" | grep -q 'clean-room' && ! echo "$v" | grep -q 'GNU gprof (GNU Binutils'; then ok; else bad "gprof -v"; fi
