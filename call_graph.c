@@ -14,6 +14,9 @@ struct ArcRec {
 };
 typedef ArcRec RawArc;
 
+static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count,
+                     Sym *parent, Sym *child);
+
 void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
                  vma_t from_pc, vma_t self_pc, uint64_t count)
 {
@@ -22,20 +25,56 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
   if (!parent || !child) return;
   if (!sym_id_arc_ok(specs, tab, parent, child)) return;
   arc_add(cg, parent, child, count);
-  if (keep) {
-    if (keep->n == keep->cap) {
-      keep->cap = keep->cap ? keep->cap * 2 : 1024;
-      keep->v = xrealloc(keep->v, keep->cap * sizeof *keep->v);
-    }
-    RawArc *r = &keep->v[keep->n];
-    r->from = from_pc;
-    r->self = self_pc;
-    r->count = count;
-    r->seq = keep->n;
-    r->parent = parent;
-    r->child = child;
-    keep->n++;
+  if (keep) keep_rec(keep, from_pc, self_pc, count, parent, child);
+}
+
+static size_t pair_hash(vma_t from, vma_t self)
+{
+  uint64_t h = (from * 0x9E3779B97F4A7C15ull) ^ (self + 0x632BE59BD9B4E019ull);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return (size_t)(h ^ (h >> 32));
+}
+
+static void rehash(ArcRecs *k)
+{
+  size_t n = k->nslots ? k->nslots * 2 : 1024;
+  free(k->slot);
+  k->slot = xcalloc(n, sizeof *k->slot);
+  k->nslots = n;
+  for (size_t i = 0; i < k->n; i++) {
+    size_t j = pair_hash(k->v[i].from, k->v[i].self) & (n - 1);
+    while (k->slot[j]) j = (j + 1) & (n - 1);
+    k->slot[j] = i + 1;
   }
+}
+
+/* -s: sums a record into an earlier one with the same two addresses (its
+   position, which decides the order in gmon.sum, is the first one's). */
+static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count,
+                     Sym *parent, Sym *child)
+{
+  if (2 * (keep->n + 1) > keep->nslots) rehash(keep);
+  size_t j = pair_hash(from_pc, self_pc) & (keep->nslots - 1);
+  for (; keep->slot[j]; j = (j + 1) & (keep->nslots - 1)) {
+    RawArc *r = &keep->v[keep->slot[j] - 1];
+    if (r->from == from_pc && r->self == self_pc) {
+      r->count += count;
+      return;
+    }
+  }
+  if (keep->n == keep->cap) {
+    keep->cap = keep->cap ? keep->cap * 2 : 1024;
+    keep->v = xrealloc(keep->v, keep->cap * sizeof *keep->v);
+  }
+  RawArc *r = &keep->v[keep->n];
+  r->from = from_pc;
+  r->self = self_pc;
+  r->count = count;
+  r->seq = keep->n;
+  r->parent = parent;
+  r->child = child;
+  keep->slot[j] = ++keep->n;
 }
 
 /* Start of the source line holding ADDR within symbol S: GNU's gmon.sum
@@ -89,6 +128,9 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
   }
   free(slot);
   recs->n = n;
+  free(recs->slot);             /* the read-time hash no longer applies */
+  recs->slot = NULL;
+  recs->nslots = 0;
   for (i = 0; i < n; i++) raw[i].seq = i;
   if (n > 1) qsort(raw, n, sizeof *raw, cmp_raw);
   for (i = 0; i < n; i++) {

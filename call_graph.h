@@ -3,8 +3,10 @@
  *
  * cg_read_arc resolves a record's two addresses in the symbol table, drops
  * it when -k says so, adds it to the CallGraph and, when `keep' is given
- * (-s), keeps the record itself for cg_write_arcs, which writes them as
- * GNU does: one record per (caller line, callee), merged, in its order. */
+ * (-s), keeps the record for cg_write_arcs -- records with the same two
+ * addresses summed as they are read, so memory grows with distinct arcs,
+ * not with files -- which writes them as GNU does: one record per (caller
+ * line, callee), merged, in its order. */
 #ifndef CALL_GRAPH_H
 #define CALL_GRAPH_H
 #include "cg_arcs.h"
@@ -13,8 +15,9 @@
 
 typedef struct ArcRec ArcRec;
 typedef struct {
-  ArcRec *v;
+  ArcRec *v;                    /* distinct (from, self) pairs, first seen first */
   size_t n, cap;
+  size_t *slot, nslots;         /* open hash on the pair: 1 + index, 0 = free */
 } ArcRecs;
 
 void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,

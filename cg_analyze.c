@@ -93,10 +93,13 @@ static void inherit_flags(Sym *child)
 }
 
 /* Parents before children: inherit, then let the symbol specifications
-   (and GNU's default exclusions) have the last word for each symbol. */
-static void propagate_flags(Sym **top, size_t n)
+   (and GNU's default exclusions) have the last word for each symbol.
+   The total that the call graph's percentages divide by is summed here,
+   in this order, as GNU does (its -d1024 trace shows the running sum). */
+static double propagate_flags(Sym **top, size_t n)
 {
   Sym *old_head = NULL;
+  double print_time = 0;
   for (size_t k = n; k-- > 0;) {
     Sym *s = top[k];
     Sym *head = s->cycle_num ? s->cyc_head : s;
@@ -105,7 +108,12 @@ static void propagate_flags(Sym **top, size_t n)
       inherit_flags(s);
     }
     sym_id_flags(s);
+    s->prop_self = s->hist_time * s->prop_fract;
+    print_time += s->prop_self;
+    DBG(DBG_PROP, "flags: %s time %f propself %f print_time %f\n", s->name,
+        s->hist_time, s->prop_self, print_time);
   }
+  return print_time;
 }
 
 static void propagate_time(Sym *parent)
@@ -167,6 +175,7 @@ static int cmp_total(const void *a, const void *b)
 void cg_assemble(CallGraph *cg, SymTab *tab)
 {
   size_t i, n = tab->len;
+  cg_arcs_settle(cg);
   for (i = 0; i < n; i++) {
     Sym *s = &tab->base[i];
     s->uf = s;
@@ -187,10 +196,9 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
   for (i = 0; i < n; i++) top[i] = &tab->base[i];
   qsort(top, n, sizeof *top, cmp_top);
 
-  propagate_flags(top, n);
+  cg->print_time = propagate_flags(top, n);
   for (i = 0; i < n; i++) {
     Sym *s = &tab->base[i];
-    s->prop_self = s->hist_time * s->prop_fract;
     s->child_time = 0;
     s->prop_child = 0;
   }

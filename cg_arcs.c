@@ -20,13 +20,15 @@ static size_t hash_pair(const Sym *p, const Sym *c)
 
 static void grow(CallGraph *cg)
 {
-  size_t n = cg->table_size ? cg->table_size * 2 : 1024;
-  Arc **t = xcalloc(n, sizeof *t);
+  size_t n = cg->table_size ? cg->table_size * 2 : 2048;
+  while (n < 2 * (cg->narcs + 1)) n *= 2;
+  if (n > ((size_t)1 << 32)) fatal("%s: too many arcs\n", opt.whoami);
+  uint32_t *t = xcalloc(n, sizeof *t);
   for (size_t i = 0; i < cg->narcs; i++) {
     Arc *a = cg->in_order[i];
     size_t k = hash_pair(a->parent, a->child) & (n - 1);
-    a->hash_next = t[k];
-    t[k] = a;
+    while (t[k]) k = (k + 1) & (n - 1);
+    t[k] = (uint32_t)(i + 1);
   }
   free(cg->table);
   cg->table = t;
@@ -44,28 +46,45 @@ static Arc *new_arc(CallGraph *cg)
   return cg->chunk++;
 }
 
+void cg_arcs_settle(CallGraph *cg)
+{
+  free(cg->table);
+  cg->table = NULL;
+  cg->table_size = 0;
+}
+
+/* The slot holding PARENT -> CHILD, or the free slot where it belongs. */
+static size_t slot_of(const CallGraph *cg, const Sym *parent, const Sym *child)
+{
+  size_t m = cg->table_size - 1, k = hash_pair(parent, child) & m;
+  for (; cg->table[k]; k = (k + 1) & m) {
+    const Arc *a = cg->in_order[cg->table[k] - 1];
+    if (a->parent == parent && a->child == child) break;
+  }
+  return k;
+}
+
 Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child)
 {
+  if (!cg->table_size && cg->narcs) grow((CallGraph *)cg);   /* settled: rebuild */
   if (!cg->table_size) return NULL;
-  for (Arc *a = cg->table[hash_pair(parent, child) & (cg->table_size - 1)]; a; a = a->hash_next)
-    if (a->parent == parent && a->child == child) return a;
-  return NULL;
+  uint32_t v = cg->table[slot_of(cg, parent, child)];
+  return v ? cg->in_order[v - 1] : NULL;
 }
 
 void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
 {
-  Arc *a = arc_lookup(cg, parent, child);
-  if (a) {
+  if (2 * (cg->narcs + 1) > cg->table_size) grow(cg);
+  size_t k = slot_of(cg, parent, child);
+  Arc *a;
+  if (cg->table[k]) {
+    a = cg->in_order[cg->table[k] - 1];
     a->count += count;
   } else {
-    if (cg->narcs + 1 > cg->table_size / 2) grow(cg);
     a = new_arc(cg);
     a->parent = parent;
     a->child = child;
     a->count = count;
-    size_t k = hash_pair(parent, child) & (cg->table_size - 1);
-    a->hash_next = cg->table[k];
-    cg->table[k] = a;
     a->next_child = parent->children;
     parent->children = a;
     a->next_parent = child->parents;
@@ -75,6 +94,7 @@ void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
       cg->in_order = xrealloc(cg->in_order, cg->cap * sizeof *cg->in_order);
     }
     cg->in_order[cg->narcs++] = a;
+    cg->table[k] = (uint32_t)cg->narcs;
   }
   if (parent == child) child->self_calls += count;
   else child->ncalls += count;

@@ -21,11 +21,11 @@ struct Arc {
   double child_time;            /* child's descendants' time propagated */
   Arc *next_parent;             /* next arc in child->parents */
   Arc *next_child;              /* next arc in parent->children */
-  Arc *hash_next;               /* chain in the arc hash table */
 };
 
 typedef struct {
-  Arc **table;                  /* hash buckets; size a power of two */
+  uint32_t *table;              /* open hash: 1 + place in in_order, 0 = free;
+                                   size a power of two, at most half full */
   size_t table_size;
   Arc **in_order;               /* every arc, in the order first added */
   size_t narcs, cap;
@@ -36,6 +36,7 @@ typedef struct {
   int ncycles;
   Sym **order;                  /* symbols and cycles in print order */
   size_t norder;
+  double print_time;            /* sum of prop_self, in GNU's order */
 } CallGraph;
 
 void cg_init(CallGraph *cg);
@@ -43,4 +44,7 @@ Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child);
 /* Adds COUNT calls from PARENT to CHILD, making the arc if new, and counts
    them in CHILD's ncalls (or self_calls). */
 void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count);
+/* Frees the lookup table once every arc is in (the analysis only walks
+   the lists); a later arc_add or arc_lookup builds it again. */
+void cg_arcs_settle(CallGraph *cg);
 #endif

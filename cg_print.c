@@ -5,6 +5,7 @@
 #include "cg_print.h"
 #include "sym_ids.h"
 #include "source.h"
+#include "fmt.h"
 
 static const char dashes[] = "-----------------------------------------------\n";
 
@@ -26,15 +27,41 @@ static int printed(const Sym *s)
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
-void cg_print_name(const SymTab *tab, const Sym *s)
+/* " <cycle N>" and " [index]" (or " (index)") after a function's name;
+   "<cycle N as a whole> [index]" for a cycle, whose name is empty. */
+#define LINE 256
+static char *name_suffix(char *p, const Sym *s)
 {
   if (s->is_cycle) {
-    printf("<cycle %d as a whole> [%d]", s->cycle_num, s->index);
-    return;
+    p = fmt_str(p, "<cycle ");
+    p = fmt_int(p, s->cycle_num, 0);
+    p = fmt_str(p, " as a whole> [");
+    p = fmt_int(p, s->index, 0);
+    *p++ = ']';
+    return p;
   }
-  printf("%s", sym_label(tab, s));
-  if (s->cycle_num) printf(" <cycle %d>", s->cycle_num);
-  if (s->index) printf(s->print_flag ? " [%d]" : " (%d)", s->index);
+  if (s->cycle_num) {
+    p = fmt_str(p, " <cycle ");
+    p = fmt_int(p, s->cycle_num, 0);
+    *p++ = '>';
+  }
+  if (s->index) {
+    *p++ = ' ';
+    *p++ = s->print_flag ? '[' : '(';
+    p = fmt_int(p, s->index, 0);
+    *p++ = s->print_flag ? ']' : ')';
+  }
+  return p;
+}
+
+void cg_print_name(const SymTab *tab, const Sym *s)
+{
+  char buf[96];
+  if (!s->is_cycle) {
+    const char *label = sym_label(tab, s);
+    fwrite_unlocked(label, 1, strlen(label), stdout);
+  }
+  fmt_put(stdout, buf, name_suffix(buf, s));
 }
 
 /* Arc order within an entry: self arcs, then arcs within a cycle (by
@@ -42,7 +69,10 @@ void cg_print_name(const SymTab *tab, const Sym *s)
    of their list order, as GNU's insertion sort leaves them. */
 typedef struct {
   union { Arc *a; Sym *s; };    /* an arc, or a cycle member */
-  size_t pos;
+  double t;                     /* arcs of rank 2: time + child time */
+  uint64_t count;
+  uint32_t pos;
+  int rank;                     /* arcs: 0 self, 1 within a cycle, 2 others */
 } ArcKey;
 
 static int arc_rank(const Arc *a)
@@ -52,36 +82,56 @@ static int arc_rank(const Arc *a)
   return 2;
 }
 
-static int arc_cmp(const Arc *x, const Arc *y)
+static int arc_cmp(const ArcKey *x, const ArcKey *y)
 {
-  int rx = arc_rank(x), ry = arc_rank(y);
+  int rx = x->rank, ry = y->rank;
   if (rx == 0) return -1;
   if (ry == 0) return 1;
   if (rx != ry) return rx < ry ? -1 : 1;
   if (rx == 2) {
-    double tx = x->time + x->child_time, ty = y->time + y->child_time;
-    if (tx < ty) return -1;
-    if (tx > ty) return 1;
+    if (x->t < y->t) return -1;
+    if (x->t > y->t) return 1;
   }
   if (x->count < y->count) return -1;
   if (x->count > y->count) return 1;
   return 0;
 }
 
-static int key_asc(const void *a, const void *b)
+/* callers ascending, callees descending; equal ones by list position */
+static inline int key_before(const ArcKey *x, const ArcKey *y, int desc)
 {
-  const ArcKey *x = a, *y = b;
-  int c = arc_cmp(x->a, y->a);
-  if (c) return c;
-  return x->pos < y->pos ? 1 : -1;
+  int c = desc ? arc_cmp(y, x) : arc_cmp(x, y);
+  if (c) return c < 0;
+  return x->pos > y->pos;
 }
 
-static int key_desc(const void *a, const void *b)
+/* Sorts K[0..N) by key_before: insertion sort for short runs, merged
+   bottom-up through TMP (the order is total, so any sort gives the
+   same result; this one avoids qsort's calls through a pointer). */
+static void sort_keys(ArcKey *k, ArcKey *tmp, size_t n, int desc)
 {
-  const ArcKey *x = a, *y = b;
-  int c = arc_cmp(y->a, x->a);
-  if (c) return c;
-  return x->pos < y->pos ? 1 : -1;
+  const size_t run = 12;
+  for (size_t lo = 0; lo < n; lo += run) {
+    size_t hi = lo + run < n ? lo + run : n;
+    for (size_t i = lo + 1; i < hi; i++) {
+      ArcKey x = k[i];
+      size_t j = i;
+      while (j > lo && key_before(&x, &k[j - 1], desc)) { k[j] = k[j - 1]; j--; }
+      k[j] = x;
+    }
+  }
+  ArcKey *src = k, *dst = tmp;
+  for (size_t w = run; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t i = lo, j = mid, o = lo;
+      while (i < mid && j < hi) dst[o++] = key_before(&src[j], &src[i], desc) ? src[j++] : src[i++];
+      while (i < mid) dst[o++] = src[i++];
+      while (j < hi) dst[o++] = src[j++];
+    }
+    ArcKey *t = src; src = dst; dst = t;
+  }
+  if (src != k) memcpy(k, src, n * sizeof *k);
 }
 
 /* What the graph printer works with. */
@@ -90,8 +140,61 @@ typedef struct {
   double hz;
   double print_time;            /* samples credited to any symbol */
   ArcKey *keys;                 /* scratch for sorting one entry's lines */
-  size_t keys_cap;
+  ArcKey *tmp;                  /* and the merge sort's other half */
+  size_t keys_cap, tmp_cap;
+  FmtOut out;                   /* the lines, formatted by fmt.h */
+  char **names;                 /* by index: "name <cycle N> [index]", */
+  size_t *name_len;             /* made on first use */
+  size_t nnames;
 } Printer;
+
+/* Room for a line's fixed fields. */
+static char *line_start(Printer *P)
+{
+  return fmt_room(&P->out, LINE);
+}
+
+/* Ends the line begun at P with S's name and suffix (fmt.h fields: the
+   reports are mostly these lines, and vfprintf was most of the time). */
+static void line_end_name(Printer *P, const Sym *s, char *p)
+{
+  size_t i = (size_t)s->index, n;
+  const char *text;
+  char tmp[96];
+  if (i > 0 && i < P->nnames) {
+    if (!P->names[i]) {
+      const char *label = s->is_cycle ? "" : sym_label(P->tab, s);
+      size_t l = strlen(label);
+      size_t sl = (size_t)(name_suffix(tmp, s) - tmp);
+      char *t = xmalloc(l + sl);
+      memcpy(t, label, l);
+      memcpy(t + l, tmp, sl);
+      P->name_len[i] = l + sl;
+      P->names[i] = t;
+    }
+    text = P->names[i];
+    n = P->name_len[i];
+  } else {                      /* not numbered: not worth keeping */
+    if (!s->is_cycle) {
+      const char *label = sym_label(P->tab, s);
+      fmt_done(&P->out, p);
+      fmt_out_str(&P->out, label, strlen(label));
+      p = fmt_room(&P->out, 96);
+    }
+    text = tmp;
+    n = (size_t)(name_suffix(tmp, s) - tmp);
+  }
+  if ((size_t)(P->out.buf + FMT_OUT_CAP - p) < n + 64) {
+    fmt_done(&P->out, p);
+    fmt_out_str(&P->out, text, n);
+    p = fmt_room(&P->out, 64);
+  } else {
+    memcpy(p, text, n);
+    p += n;
+  }
+  *p++ = '\n';
+  fmt_done(&P->out, p);
+}
 
 /* keys[n], the array grown to hold it, with its list position set. */
 static ArcKey *key_slot(Printer *P, size_t n)
@@ -100,7 +203,7 @@ static ArcKey *key_slot(Printer *P, size_t n)
     P->keys_cap = P->keys_cap ? P->keys_cap * 2 : 64;
     P->keys = xrealloc(P->keys, P->keys_cap * sizeof *P->keys);
   }
-  P->keys[n].pos = n;
+  P->keys[n].pos = (uint32_t)n;
   return &P->keys[n];
 }
 
@@ -108,9 +211,21 @@ static size_t collect(Printer *P, Arc *list, int parents)
 {
   size_t n = 0;
   for (Arc *a = list; a; a = parents ? a->next_parent : a->next_child)
-    key_slot(P, n++)->a = a;
+  {
+    ArcKey *k = key_slot(P, n++);
+    k->a = a;
+    k->rank = arc_rank(a);
+    k->t = a->time + a->child_time;
+    k->count = a->count;
+  }
   ArcKey *keys = P->keys;
-  if (n > 1) qsort(keys, n, sizeof *keys, parents ? key_asc : key_desc);
+  if (n > P->tmp_cap) {
+    P->tmp_cap = n;
+    free(P->tmp);
+    P->tmp = xmalloc(P->tmp_cap * sizeof *P->tmp);
+  }
+  if (n > 1) sort_keys(keys, P->tmp, n, !parents);
+  if (opt.debug & DBG_ARCSORT) fmt_out_flush(&P->out);
   for (size_t i = 0; i < n && (opt.debug & DBG_ARCSORT); i++)
     DBG(DBG_ARCSORT, "arcsort: %s %zu: %s -> %s, %llu calls, %g\n", parents ? "parent" : "child",
         i, keys[i].a->parent->name, keys[i].a->child->name,
@@ -126,26 +241,38 @@ static uint64_t calls_of(const Sym *s)
 /* One caller or callee line of ENTRY's block, naming OTHER.  Arcs within
    one function or one cycle show only their count; others their share of
    the callee's time and calls. */
-static void print_arc(const Printer *P, const Arc *a, const Sym *entry, const Sym *other)
+static void print_arc(Printer *P, const Arc *a, const Sym *entry, const Sym *other)
 {
   const Sym *callee = a->child;
+  char *p = line_start(P);
   if (other == entry || (other->cycle_num && other->cycle_num == entry->cycle_num)) {
-    printf("%6s %5s %7s %*s %7llu %7s     ", "", "", "", CW, "",
-           (unsigned long long)a->count, "");
+    /* "%6s %5s %7s %*s %7llu %7s     " */
+    p = fmt_spaces(p, 6 + 1 + 5 + 1 + 7 + 1 + CW + 1);
+    p = fmt_u64(p, a->count, 7, 0);
+    p = fmt_spaces(p, 1 + 7 + 5);
   } else {
-    printf("%6s %5s %7.2f %*.2f %7llu/%-7llu     ", "", "",
-           a->time / P->hz, CW, a->child_time / P->hz,
-           (unsigned long long)a->count, (unsigned long long)calls_of(callee));
+    /* "%6s %5s %7.2f %*.2f %7llu/%-7llu     " */
+    p = fmt_spaces(p, 6 + 1 + 5 + 1);
+    p = fmt_fixed(p, a->time / P->hz, 7, 2);
+    *p++ = ' ';
+    p = fmt_fixed(p, a->child_time / P->hz, CW, 2);
+    *p++ = ' ';
+    p = fmt_u64(p, a->count, 7, 0);
+    *p++ = '/';
+    p = fmt_u64(p, calls_of(callee), 7, 1);
+    p = fmt_spaces(p, 5);
   }
-  cg_print_name(P->tab, other);
-  printf("\n");
+  line_end_name(P, other, p);
 }
 
 static void print_parents(Printer *P, Sym *child)
 {
   size_t n = collect(P, child->parents, 1);
-  if (n == 0)
-    printf("%6s %5s %7s %*s %7s %7s     <spontaneous>\n", "", "", "", CW, "", "", "");
+  if (n == 0) {
+    /* "%6s %5s %7s %*s %7s %7s     <spontaneous>\n" */
+    char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1 + 7 + 1 + CW + 1 + 7 + 1 + 7 + 5);
+    fmt_done(&P->out, fmt_str(p, "<spontaneous>\n"));
+  }
   for (size_t i = 0; i < n; i++) print_arc(P, P->keys[i].a, child, P->keys[i].a->parent);
 }
 
@@ -155,20 +282,37 @@ static void print_children(Printer *P, Sym *parent)
   for (size_t i = 0; i < n; i++) print_arc(P, P->keys[i].a, parent, P->keys[i].a->child);
 }
 
-static void print_primary(const Printer *P, Sym *s)
+static void print_primary(Printer *P, Sym *s)
 {
-  char idx[32];
-  snprintf(idx, sizeof idx, "[%d]", s->index);
+  char *p = line_start(P);
   double pct = P->print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / P->print_time : 0.0;
-  printf("%-6.6s %5.1f %7.2f %*.2f", idx, pct, s->prop_self / P->hz, CW, s->prop_child / P->hz);
-  if (s->ncalls + s->self_calls == 0)
-    printf(" %7s %7s ", "", "");
-  else if (s->self_calls)
-    printf(" %7llu+%-7llu ", (unsigned long long)s->ncalls, (unsigned long long)s->self_calls);
-  else
-    printf(" %7llu %7s ", (unsigned long long)s->ncalls, "");
-  cg_print_name(P->tab, s);
-  printf("\n");
+  /* "%-6.6s %5.1f %7.2f %*.2f" with "[index]" cut to 6 */
+  char idx[32], *q = idx;
+  *q++ = '[';
+  q = fmt_int(q, s->index, 0);
+  *q++ = ']';
+  *q = 0;
+  idx[6] = 0;
+  p = fmt_str_left(p, idx, 6);
+  *p++ = ' ';
+  p = fmt_fixed(p, pct, 5, 1);
+  *p++ = ' ';
+  p = fmt_fixed(p, s->prop_self / P->hz, 7, 2);
+  *p++ = ' ';
+  p = fmt_fixed(p, s->prop_child / P->hz, CW, 2);
+  *p++ = ' ';
+  if (s->ncalls + s->self_calls == 0) {
+    p = fmt_spaces(p, 7 + 1 + 7 + 1);            /* " %7s %7s " */
+  } else if (s->self_calls) {
+    p = fmt_u64(p, s->ncalls, 7, 0);             /* " %7llu+%-7llu " */
+    *p++ = '+';
+    p = fmt_u64(p, s->self_calls, 7, 1);
+    *p++ = ' ';
+  } else {
+    p = fmt_u64(p, s->ncalls, 7, 0);             /* " %7llu %7s " */
+    p = fmt_spaces(p, 1 + 7 + 1);
+  }
+  line_end_name(P, s, p);
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -192,12 +336,21 @@ static void print_members(Printer *P, Sym *cyc)
   if (n > 1) qsort(P->keys, n, sizeof *P->keys, cmp_member);
   for (size_t i = 0; i < n; i++) {
     Sym *m = P->keys[i].s;
-    printf("%6s %5s %7.2f %*.2f %7llu", "", "", m->prop_self / P->hz,
-           CW, m->prop_child / P->hz, (unsigned long long)m->ncalls);
-    if (m->self_calls) printf("+%-7llu     ", (unsigned long long)m->self_calls);
-    else printf(" %7s     ", "");
-    cg_print_name(P->tab, m);
-    printf("\n");
+    /* "%6s %5s %7.2f %*.2f %7llu" then "+%-7llu     " or " %7s     " */
+    char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1);
+    p = fmt_fixed(p, m->prop_self / P->hz, 7, 2);
+    *p++ = ' ';
+    p = fmt_fixed(p, m->prop_child / P->hz, CW, 2);
+    *p++ = ' ';
+    p = fmt_u64(p, m->ncalls, 7, 0);
+    if (m->self_calls) {
+      *p++ = '+';
+      p = fmt_u64(p, m->self_calls, 7, 1);
+      p = fmt_spaces(p, 5);
+    } else {
+      p = fmt_spaces(p, 1 + 7 + 5);
+    }
+    line_end_name(P, m, p);
   }
 }
 
@@ -257,9 +410,8 @@ static const char cg_blurb[] =
 void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
 {
   size_t i;
-  Printer pr = { tab, hz, 0, NULL, 0 }, *P = &pr;
-  double print_time = 0;
-  for (i = 0; i < tab->len; i++) print_time += tab->base[i].prop_self;
+  Printer pr = { .tab = tab, .hz = hz }, *P = &pr;
+  double print_time = cg->print_time;
   P->print_time = print_time;
 
   if (opt.traditional) {
@@ -276,6 +428,10 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
            "", "called/total       parents ", "", "called/total       children");
   else
     printf("index %% time    self  children    called     name\n");
+  fmt_out_init(&P->out, stdout);
+  P->nnames = cg->norder + 1;
+  P->names = xcalloc(P->nnames, sizeof *P->names);
+  P->name_len = xcalloc(P->nnames, sizeof *P->name_len);
   for (i = 0; i < cg->norder; i++) {
     Sym *s = cg->order[i];
     if (!printed(s)) continue;
@@ -287,9 +443,18 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
       print_primary(P, s);
       print_children(P, s);
     }
-    printf(opt.traditional ? "\n%s\n" : "%s", dashes);
+    char *p = line_start(P);
+    if (opt.traditional) *p++ = '\n';
+    p = fmt_str(p, dashes);
+    if (opt.traditional) *p++ = '\n';
+    fmt_done(&P->out, p);
   }
+  fmt_out_free(&P->out);
+  for (i = 0; i < P->nnames; i++) free(P->names[i]);
+  free(P->names);
+  free(P->name_len);
   free(P->keys);
+  free(P->tmp);
   if (!opt.brief && !opt.traditional) {
     printf(cg_blurb);
     print_notice();
@@ -302,17 +467,6 @@ static int cmp_index_name(const void *a, const void *b)
   if (x->is_cycle != y->is_cycle) return x->is_cycle ? 1 : -1;
   if (x->is_cycle) return x->cycle_num - y->cycle_num;
   return strcmp(x->name, y->name);
-}
-
-/* Text of an index entry's name: statics carry their file. */
-static void index_name(const SymTab *tab, const Sym *s, char *buf, size_t len)
-{
-  if (s->is_cycle)
-    snprintf(buf, len, "<cycle %d>", s->cycle_num);
-  else if (s->is_static && src_sym_file(tab, s))
-    snprintf(buf, len, "%s (%s)", sym_label(tab, s), src_sym_file(tab, s));
-  else
-    snprintf(buf, len, "%s", sym_label(tab, s));
 }
 
 /* Three columns filled top to bottom; a column's bracketed index ends six
@@ -341,7 +495,7 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
         if (v[j]->is_cycle) snprintf(nm, sizeof nm, "<cycle %d>", v[j]->cycle_num);
         else snprintf(nm, sizeof nm, "%s", sym_label(tab, v[j]));
         snprintf(ix, sizeof ix, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
-        printf("%6s %-19.19s", ix, nm);
+        printf("%6.6s %-19.19s", ix, nm);   /* GNU cuts "[10012]" to 6 too */
       }
       printf("\n");
     }
@@ -350,28 +504,53 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
   }
   size_t rows = (k + 2) / 3;
   long colw = (opt.width + 5) / 3;
-  char name[4096], idx[32], *line = NULL;
+  char idx[32], *line = NULL;
   size_t cap = 0;
   for (size_t r = 0; r < rows; r++) {
     size_t len = 0;
     for (int c = 0; c < 3; c++) {
       size_t j = r + (size_t)c * rows;
       if (j >= k) break;
-      index_name(tab, v[j], name, sizeof name);
-      snprintf(idx, sizeof idx, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
-      long target = (long)c * colw + 6 - (long)strlen(idx);
-      size_t need = len + strlen(idx) + strlen(name) + (size_t)(target > 0 ? target : 0) + 8;
+      const Sym *s = v[j];
+      /* "[%d]" or "(%d)", then the name: "<cycle N>", "label (file)"
+         for statics with a file, else the label */
+      char *q = idx;
+      *q++ = s->print_flag ? '[' : '(';
+      q = fmt_int(q, s->index, 0);
+      *q++ = s->print_flag ? ']' : ')';
+      size_t il = (size_t)(q - idx);
+      const char *label = s->is_cycle ? "" : sym_label(tab, s);
+      const char *file = !s->is_cycle && s->is_static ? src_sym_file(tab, s) : NULL;
+      size_t ll = strlen(label), fl = file ? strlen(file) : 0;
+      long target = (long)c * colw + 6 - (long)il;
+      size_t need = len + il + ll + fl + (size_t)(target > 0 ? target : 0) + 96;
       if (need > cap) { cap = need * 2; line = xrealloc(line, cap); }
-      if ((long)len < target) {
-        memset(line + len, ' ', (size_t)target - len);
-        len = (size_t)target;
+      char *p = line + len;
+      if ((long)len < target) p = fmt_spaces(p, (int)(target - (long)len));
+      else *p++ = ' ';
+      memcpy(p, idx, il);
+      p += il;
+      *p++ = ' ';
+      if (s->is_cycle) {
+        p = fmt_str(p, "<cycle ");
+        p = fmt_int(p, s->cycle_num, 0);
+        *p++ = '>';
       } else {
-        line[len++] = ' ';
+        memcpy(p, label, ll);
+        p += ll;
+        if (file) {
+          *p++ = ' ';
+          *p++ = '(';
+          memcpy(p, file, fl);
+          p += fl;
+          *p++ = ')';
+        }
       }
-      len += (size_t)sprintf(line + len, "%s %s", idx, name);
+      len = (size_t)(p - line);
     }
-    line[len] = 0;
-    printf("%s\n", line);
+    if (len + 1 > cap) { cap = len + 64; line = xrealloc(line, cap); }
+    line[len++] = '\n';
+    fwrite_unlocked(line, 1, len, stdout);
   }
   free(line);
   free(v);

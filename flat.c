@@ -5,21 +5,28 @@
 #include "flat.h"
 #include "sym_ids.h"
 #include "cg_print.h"
+#include "fmt.h"
 
 /* Per-call column units: the SI prefix that brings the largest per-call
    time into [1, 1000). */
 static const char *time_unit(double top, double *scale)
 {
-  static const char *pre[] = { "K", "", "m", "u", "n", "p", "f", "a" };
-  static const double mul[] = { 1e-3, 1, 1e3, 1e6, 1e9, 1e12, 1e15, 1e18 };
-  if (!(top > 0)) { *scale = 1e-12; return "T"; }
-  for (int k = 0; k < 8; k++)
-    if (top * mul[k] >= 1.0 && (k == 0 || top * mul[k] < 1000.0)) {
+  /* GNU picks the largest unit u with top * (1/u) >= 1, the reciprocal
+     computed in double (so a top of exactly 1e-9 s gives "ps", since
+     1e-9 * (1/1e-9) < 1), and prints with the exact power of ten; no
+     positive top gives "Ts".  (doc/DESIGN.md "Arithmetic") */
+  static const char *pre[] = { "T", "G", "M", "K", "", "m", "u", "n", "p", "f", "a" };
+  static const double unit[] = { 1e12, 1e9, 1e6, 1e3, 1, 1e-3, 1e-6, 1e-9, 1e-12, 1e-15, 1e-18 };
+  static const double mul[] = { 1e-12, 1e-9, 1e-6, 1e-3, 1, 1e3, 1e6, 1e9, 1e12, 1e15, 1e18 };
+  for (int k = 0; k < 11; k++) {
+    volatile double u = unit[k];   /* no folding: 1/u rounded as GNU's is */
+    if (top * (1.0 / u) >= 1.0) {
       *scale = mul[k];
       return pre[k];
     }
-  *scale = 1e18;
-  return "<";
+  }
+  *scale = 1e-12;
+  return "T";
 }
 
 static int cmp_flat(const void *a, const void *b)
@@ -107,24 +114,42 @@ void flat_print(const HistSet *hs, const SymTab *tab)
   }
   printf("  %%   cumulative   self              self     total           \n");
   printf(" time   seconds   seconds    calls %8s %8s  name    \n", unit, unit);
+  /* GNU's operations, in GNU's order (doc/DESIGN.md "Arithmetic"): the
+     running total is kept in samples and divided when printed; per-call
+     figures multiply by the unit before dividing by the rate and calls. */
   double cum = 0;
   for (i = 0; i < n; i++) {
     Sym *s = v[i];
     double t = s->hist_time / hz;
-    cum += t;
-    if (opt.traditional)
-      printf("%5.1f %10.2f %8.2f", 100.0 * s->hist_time / total, cum, t);
-    else
-      printf("%6.2f %9.2f %8.2f", 100.0 * s->hist_time / total, cum, t);
-    if (s->ncalls)
-      printf(" %8llu %8.2f %8.2f  ", (unsigned long long)s->ncalls,
-             s->hist_time / hz / (double)s->ncalls * scale,
-             (s->hist_time + s->child_time) / hz / (double)s->ncalls * scale);
-    else
-      printf(" %8s %8s %8s  ", "", "", "");
-    if (opt.traditional) cg_print_name(tab, s);
-    else printf("%s", sym_label(tab, s));
-    printf("\n");
+    cum += s->hist_time;
+    /* "%6.2f %9.2f %8.2f" (-T: "%5.1f %10.2f %8.2f"), then
+       " %8llu %8.2f %8.2f  " or " %8s %8s %8s  ", by fmt.h */
+    char buf[160], *p = buf;
+    p = fmt_fixed(p, 100.0 * s->hist_time / total, opt.traditional ? 5 : 6, opt.traditional ? 1 : 2);
+    *p++ = ' ';
+    p = fmt_fixed(p, cum / hz, opt.traditional ? 10 : 9, 2);
+    *p++ = ' ';
+    p = fmt_fixed(p, t, 8, 2);
+    *p++ = ' ';
+    if (s->ncalls) {
+      p = fmt_u64(p, s->ncalls, 8, 0);
+      *p++ = ' ';
+      p = fmt_fixed(p, s->hist_time * scale / hz / (double)s->ncalls, 8, 2);
+      *p++ = ' ';
+      p = fmt_fixed(p, (s->hist_time + s->child_time) * scale / hz / (double)s->ncalls, 8, 2);
+    } else {
+      p = fmt_spaces(p, 8 + 1 + 8 + 1 + 8);
+    }
+    p = fmt_spaces(p, 2);
+    if (opt.traditional) {
+      fmt_put(stdout, buf, p);
+      cg_print_name(tab, s);
+    } else {
+      const char *label = sym_label(tab, s);
+      fmt_put(stdout, buf, p);
+      fwrite_unlocked(label, 1, strlen(label), stdout);
+    }
+    fputc_unlocked('\n', stdout);
   }
   free(v);
   if (!opt.brief && !opt.traditional) {

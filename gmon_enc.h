@@ -8,6 +8,8 @@
  * checks it once at the end. */
 #ifndef GMON_ENC_H
 #define GMON_ENC_H
+#include <endian.h>
+#include <string.h>
 #include "util.h"
 
 typedef struct {
@@ -25,11 +27,27 @@ static inline uint64_t genc_get_n(const GmonEnc *e, const unsigned char *p, int 
 {
   uint64_t v = 0;
   int i;
+  if (!e->big_endian && (n == 8 || n == 4)) {   /* the common words, whole */
+    if (n == 8) { memcpy(&v, p, 8); return le64toh(v); }
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return le32toh(w);
+  }
   if (e->big_endian)
     for (i = 0; i < n; i++) v = (v << 8) | p[i];
   else
     for (i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
   return v;
+}
+
+/* N 16-bit words at P (histogram bins), the byte order decided once. */
+static inline void genc_get_u16s(const GmonEnc *e, const unsigned char *p, size_t n, uint64_t *out)
+{
+  size_t i;
+  if (e->big_endian)
+    for (i = 0; i < n; i++) out[i] = (uint64_t)p[2 * i] << 8 | p[2 * i + 1];
+  else
+    for (i = 0; i < n; i++) out[i] = (uint64_t)p[2 * i + 1] << 8 | p[2 * i];
 }
 
 /* Each returns 0, consuming nothing, when the buffer ends first. */

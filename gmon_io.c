@@ -1,6 +1,10 @@
 /* gmon_io.c -- reading profile data (GNU, BSD, 4.4BSD) and writing gmon.sum. */
 #include <errno.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 #include "options.h"
 #include "gmon_io.h"
@@ -20,7 +24,37 @@ typedef struct {
   const GmonContext *cx;
   const char *filename;
   int nrec_hist, nrec_arcs, nrec_bb, version;
+  const unsigned char *map;     /* the file, when mapped (else NULL) */
+  size_t released;              /* bytes of MAP already given back */
 } Reader;
+
+/* A mapped file's pages are given back as the records in them are done:
+   a large profile then costs a few MiB of memory, not its whole size. */
+#define RELEASE_STEP (1u << 20)
+static void release_read(Reader *r, const unsigned char *upto)
+{
+  if (!r->map || (size_t)(upto - r->map) < r->released + 2 * RELEASE_STEP) return;
+  size_t to = ((size_t)(upto - r->map) - RELEASE_STEP) & ~(size_t)(RELEASE_STEP - 1);
+  madvise((void *)(r->map + r->released), to - r->released, MADV_DONTNEED);
+  r->released = to;
+}
+
+/* A regular file of 1 MiB or more, mapped read-only (NULL otherwise, or
+   if mapping fails: then it is read by slurp).  Its size bounds every
+   count read from it, as slurp's does. */
+static unsigned char *map_file(const char *filename, size_t *len)
+{
+  struct stat st;
+  int fd = open(filename, O_RDONLY);
+  if (fd < 0) return NULL;
+  void *m = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)RELEASE_STEP)
+    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) return NULL;
+  *len = (size_t)st.st_size;
+  return m;
+}
 
 /* Reads the whole file; its size bounds every count read from it. */
 static unsigned char *slurp(const char *filename, size_t *len)
@@ -31,7 +65,12 @@ static unsigned char *slurp(const char *filename, size_t *len)
     perror(filename);
     exit(1);
   }
+  /* a regular file's size is known: one buffer of that size (doubling
+     from a guess cost up to twice the file in peak memory) */
+  struct stat st;
   size_t cap = 1 << 16, n = 0;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    cap = (size_t)st.st_size + 1;
   unsigned char *buf = xmalloc(cap);
   for (;;) {
     if (n == cap) buf = xrealloc(buf, cap *= 2);
@@ -67,7 +106,7 @@ static void read_hist_rec(Reader *r, GmonBuf *b)
     fatal("%s: %s: unexpected EOF after reading %u of %u samples\n",
           opt.whoami, filename, (unsigned)avail, n);
   uint64_t *bins = xmalloc((size_t)n * sizeof *bins);
-  for (uint32_t i = 0; i < n; i++) bins[i] = genc_get_n(e, b->p + 2 * (size_t)i, 2);
+  genc_get_u16s(e, b->p, n, bins);
   b->p += 2 * (size_t)n;
   hist_add(&r->p->hist, lo, hi, n, rate, dimen, abbrev, bins);
   free(bins);
@@ -134,6 +173,7 @@ static void read_gnu(Reader *r, GmonBuf *b)
     default:
       fatal("%s: %s: found bad tag %d (file corrupted?)\n", opt.whoami, r->filename, tag);
     }
+    release_read(r, b->p);
   }
 }
 
@@ -175,7 +215,7 @@ static void read_bsd(Reader *r, GmonBuf *b, int force44)
     fatal("%s: unexpected EOF after reading %u/%u bins\n", opt.whoami,
           (unsigned)avail, nbins);
   uint64_t *bins = xmalloc((size_t)nbins * sizeof *bins);
-  for (uint32_t i = 0; i < nbins; i++) bins[i] = genc_get_n(e, b->p + 2 * (size_t)i, 2);
+  genc_get_u16s(e, b->p, nbins, bins);
   b->p += 2 * (size_t)nbins;
   hist_add(&r->p->hist, lo, hi, nbins, rate ? rate : 100, "seconds", 's', bins);
   free(bins);
@@ -200,8 +240,10 @@ static const char *plural(int n, const char *one, const char *many)
 void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename)
 {
   size_t len;
-  Reader rd = { p, cx, filename, 0, 0, 0, 0 }, *r = &rd;
-  unsigned char *data = slurp(filename, &len);
+  Reader rd = { p, cx, filename, 0, 0, 0, 0, NULL, 0 }, *r = &rd;
+  unsigned char *data = map_file(filename, &len);
+  if (data) r->map = data;
+  else data = slurp(filename, &len);
   GmonBuf b = { data, data + len };
   int magic = len >= 4 && !memcmp(data, GMON_MAGIC, 4);
   if (opt.file_format == FF_AUTO || opt.file_format == FF_MAGIC) {
@@ -216,7 +258,8 @@ void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename)
   } else {
     read_bsd(r, &b, opt.file_format == FF_44BSD);
   }
-  free(data);
+  if (r->map) munmap(data, len);
+  else free(data);
   if (opt.want_info) {
     printf("File `%s' (version %d) contains:\n", filename, r->version);
     printf("\t%d %s\n", r->nrec_hist, plural(r->nrec_hist, "histogram record", "histogram records"));

@@ -291,6 +291,7 @@ int main(int argc, char **argv)
 
   /* the analysis */
   if (prof.have_hist) hist_assign_samples(&prof.hist, &syms);
+  if (!opt.line) hist_free_bins(&prof.hist);   /* peak memory: no report reads them */
   CallGraph *cg = &prof.cg;
   if (prof.have_arcs) {
     if (opt.static_cg) {

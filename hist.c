@@ -107,3 +107,11 @@ void hist_assign_samples(HistSet *hs, SymTab *tab)
   for (size_t i = 0; i < hs->nrecs; i++) assign_rec(hs, &hs->recs[i], tab);
 }
 
+void hist_free_bins(HistSet *hs)
+{
+  for (size_t i = 0; i < hs->nrecs; i++) {
+    free(hs->recs[i].bins);
+    hs->recs[i].bins = NULL;
+  }
+}
+

@@ -27,6 +27,9 @@ typedef struct {
 } HistSet;
 
 /* Adds a record; BINS holds NBINS raw counts. */
+/* The bins, once credited (and written to gmon.sum) are not needed by the
+   reports: hist_free_bins gives them back (ranges and counts stay). */
+void hist_free_bins(HistSet *hs);
 void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
               uint32_t rate, const char *dimen, char abbrev,
               const uint64_t *bins);

@@ -88,6 +88,18 @@ if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: File too large' $w/err &
    && [ -z "$(ls $w | grep tmp)" ]; then ok; else bad "-s past ulimit -f: $(cat $w/err)"; fi
 (cd $w && rm -f gmon.sum && mkdir gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2> err; echo $? > rc)
 if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gmon.sum: Is a directory' $w/err; then ok; else bad "-s onto a directory: $(cat $w/err)"; fi
+# 2d. Random call graphs of ten to twenty thousand functions against GNU
+#     (rounding and ordering at size; tests/diffrand.sh).
+if [ -x /usr/bin/gprof ] && command -v python3 > /dev/null && command -v cc > /dev/null; then
+  sh diffrand.sh "$GPROF" /usr/bin/gprof "$out/diffrand" > "$out/diffrand.log" 2>&1
+  while IFS= read -r l; do
+    case $l in
+      ok*) ok;;
+      FAIL*) bad "${l#FAIL }";;
+    esac
+  done < "$out/diffrand.log"
+  grep -q '^ok diffrand 20000' "$out/diffrand.log" || bad "diffrand did not reach 20000 functions (see tests/out/diffrand.log)"
+fi
 
 # 3. Our own banners: -v names this program honestly, -h lists options.
 v=$(PATH="$out/bin:$PATH" gprof -v); rc=$?

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Inputs for `make bench` (bench/bench.py); needs cc and nm.
+
+  genprof.py big N M SEED DIR
+      DIR/prog: N assembled functions of 48 bytes (every fifth static);
+      DIR/gmon.out: a skewed histogram over them and about M random calls,
+      drawn so that most functions end up in a few giant cycles.
+  genprof.py merge P K SEED DIR
+      DIR/prog: a C program of P functions compiled with -g (so gmon.sum
+      names arcs by source line); DIR/gmon.0 .. gmon.K-1: K profiles of it,
+      each a histogram and a few thousand calls drawn from one pool of
+      call sites, as many runs of one program would give.
+  genprof.py static DIR
+      DIR/prog: the merge program (400 functions) linked statically with
+      -pg, and DIR/gmon.out from running it (for -c).
+  genprof.py lines P DIR
+      DIR/prog: the merge program compiled with -g -pg and run: DIR/gmon.out
+      (for -l)."""
+import os, random, struct, subprocess, sys
+
+FS = 48                                         # bytes per assembled function
+
+
+def nm(path):
+    addr, size = {}, {}
+    for line in subprocess.check_output(['nm', '-S', path]).decode().split('\n'):
+        p = line.split()
+        if len(p) == 4:
+            addr[p[3]] = int(p[0], 16)
+            size[p[3]] = int(p[1], 16)
+        elif len(p) == 3:
+            addr[p[2]] = int(p[0], 16)
+    return addr, size
+
+
+def gmon_header():
+    return bytearray(b'gmon' + struct.pack('<I', 1) + bytes(12))
+
+
+def hist_rec(lo, hi, bins, rate=100):
+    return (b'\0' + struct.pack('<QQII', lo, hi, len(bins), rate) + b'seconds'.ljust(15, b'\0') + b's'
+            + struct.pack('<%dH' % len(bins), *bins))
+
+
+def arc_rec(frm, to, count):
+    return b'\1' + struct.pack('<QQI', frm, to, count)
+
+
+def big(n, m, seed, out):
+    rnd = random.Random(seed)
+    src = os.path.join(out, 'prog.s')
+    with open(src, 'w') as f:
+        f.write('.text\n')
+        for i in range(n):
+            f.write(('.local' if i % 5 == 0 else '.globl') + f' fn_{i}\n.type fn_{i},@function\nfn_{i}:\n')
+            f.write(f'  push %rbp\n  mov %rsp,%rbp\n  .fill {FS - 6},1,0x90\n  pop %rbp\n  ret\n')
+            f.write(f'.size fn_{i},.-fn_{i}\n')
+        f.write('.globl _start\n_start: ret\n')
+    subprocess.check_call(['cc', '-nostdlib', '-no-pie', '-Wl,-e,_start', '-o', os.path.join(out, 'prog'), src])
+    os.unlink(src)
+    addr, _ = nm(os.path.join(out, 'prog'))
+    lo, hi = addr['fn_0'], addr['_start'] + 2
+    bins = [0] * ((hi - lo) // 2)
+    for _ in range(10 * n):
+        i = min(int(rnd.paretovariate(1.2)) - 1, n - 1)
+        i = (i * 7919) % n                      # hot functions spread over the text
+        b = (addr[f'fn_{i}'] - lo) // 2 + rnd.randrange(FS // 2)
+        bins[b] = min(bins[b] + rnd.choice((1, 1, 2, 3)), 65535)
+    rec = gmon_header() + hist_rec(lo, hi, bins)
+    arcs = {}
+    for _ in range(m):
+        a = rnd.randrange(n)
+        b = (a * 13 + int(rnd.paretovariate(1.1) * 7)) % n if rnd.random() < 0.9 else rnd.randrange(n)
+        arcs[a, b] = arcs.get((a, b), 0) + rnd.choice((1, 2, 3, 10, rnd.randrange(1, 1000)))
+    parts = [rec]
+    for (a, b), c in arcs.items():
+        parts.append(arc_rec(addr[f'fn_{a}'] + 4 + rnd.randrange(FS - 8), addr[f'fn_{b}'] + 4, c))
+    with open(os.path.join(out, 'gmon.out'), 'wb') as g:
+        g.write(b''.join(parts))
+    return len(arcs)
+
+
+def c_program(p, seed, path):
+    """P functions calling a few others each; main calls the first ones."""
+    rnd = random.Random(seed)
+    with open(path, 'w') as f:
+        f.write('volatile unsigned sink;\n')
+        for i in range(p):
+            f.write(f'{"static " if i % 7 == 3 else ""}unsigned f{i}(unsigned x);\n')
+        for i in range(p):
+            callees = sorted(set(min(p - 1, i + int(rnd.paretovariate(1.0))) for _ in range(3)) - {i})
+            f.write(f'{"static " if i % 7 == 3 else ""}unsigned f{i}(unsigned x)\n{{\n  unsigned y = x * {rnd.randrange(3, 99)}u + {i}u;\n')
+            for k, c in enumerate(callees):
+                f.write(f'  if ((x >> {k}) & 1)\n    y += f{c}(x >> 2);\n')
+            f.write('  for (unsigned k = 0; k < (x & 7); k++)\n    y ^= y << 3;\n  sink = y;\n  return y;\n}\n')
+        f.write('int main(int argc, char **argv)\n{\n  (void)argv;\n  unsigned t = 0;\n')
+        f.write(f'  for (unsigned r = 0; r < 100u * (unsigned)argc; r++)\n    for (unsigned i = 0; i < {min(p, 50)}u; i++)\n      t += f0(r * 2654435761u + i);\n')
+        f.write('  return (int)(t & 1);\n}\n')
+
+
+def merge(p, k, seed, out):
+    rnd = random.Random(seed)
+    src = os.path.join(out, 'prog.c')
+    c_program(p, seed, src)
+    subprocess.check_call(['cc', '-g', '-O1', '-fno-inline', '-o', os.path.join(out, 'prog'), src])
+    addr, size = nm(os.path.join(out, 'prog'))
+    fns = [f'f{i}' for i in range(p) if f'f{i}' in addr]
+    text = sorted(addr[f] for f in fns)
+    lo, hi = text[0], max(addr[f] + size.get(f, 16) for f in fns)
+    lo -= lo % 2
+    hi += hi % 2
+    nb = (hi - lo) // 2
+    # the pool of call sites: (caller pc, callee entry)
+    pool = []
+    for _ in range(6 * p):
+        a, b = rnd.choice(fns), rnd.choice(fns)
+        pool.append((addr[a] + rnd.randrange(max(1, size.get(a, 16))), addr[b]))
+    for j in range(k):
+        bins = [0] * nb
+        for _ in range(400):
+            b = rnd.randrange(nb)
+            bins[b] = min(bins[b] + 1, 65535)
+        parts = [gmon_header(), hist_rec(lo, hi, bins)]
+        for _ in range(3000):
+            frm, to = pool[min(int(rnd.paretovariate(0.8)) - 1, len(pool) - 1)] if rnd.random() < 0.5 else rnd.choice(pool)
+            parts.append(arc_rec(frm, to, rnd.randrange(1, 200)))
+        with open(os.path.join(out, f'gmon.{j}'), 'wb') as g:
+            g.write(b''.join(parts))
+
+
+def run_prog(out, flags, p):
+    src = os.path.join(out, 'prog.c')
+    c_program(p, 1, src)
+    subprocess.check_call(['cc'] + flags + ['-o', os.path.join(out, 'prog'), src])
+    subprocess.check_call([os.path.join(out, 'prog'), 'x', 'y', 'z', 'w'], cwd=out)
+
+
+if __name__ == '__main__':
+    what = sys.argv[1]
+    if what == 'big':
+        n, m, seed, out = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+        os.makedirs(out, exist_ok=True)
+        print(big(n, m, seed, out))
+    elif what == 'merge':
+        p, k, seed, out = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+        os.makedirs(out, exist_ok=True)
+        merge(p, k, seed, out)
+    elif what == 'static':
+        os.makedirs(sys.argv[2], exist_ok=True)
+        run_prog(sys.argv[2], ['-O1', '-fno-inline', '-pg', '-static'], 400)
+    elif what == 'lines':
+        os.makedirs(sys.argv[3], exist_ok=True)
+        run_prog(sys.argv[3], ['-g', '-O1', '-fno-inline', '-pg'], int(sys.argv[2]))
+    else:
+        sys.exit(__doc__)
