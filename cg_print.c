@@ -349,30 +349,31 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
     return;
   }
   size_t rows = (k + 2) / 3;
-  long colw = (opt.width + 5) / 3;
-  char name[4096], idx[32], *line = NULL;
-  size_t cap = 0;
+  /* 64-bit: -w 2147483647 gives GNU 715827884-column columns, not an
+     overflow; the padding is written, not built (GNU needs no memory for
+     -w 999999999, and neither do we) */
+  long long colw = ((long long)opt.width + 5) / 3;
+  char name[4096], idx[32];
+  static const char blanks[256] = { [0 ... 255] = ' ' };
   for (size_t r = 0; r < rows; r++) {
-    size_t len = 0;
+    long long len = 0;
     for (int c = 0; c < 3; c++) {
       size_t j = r + (size_t)c * rows;
       if (j >= k) break;
       index_name(tab, v[j], name, sizeof name);
       snprintf(idx, sizeof idx, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
-      long target = (long)c * colw + 6 - (long)strlen(idx);
-      size_t need = len + strlen(idx) + strlen(name) + (size_t)(target > 0 ? target : 0) + 8;
-      if (need > cap) { cap = need * 2; line = xrealloc(line, cap); }
-      if ((long)len < target) {
-        memset(line + len, ' ', (size_t)target - len);
-        len = (size_t)target;
+      long long target = (long long)c * colw + 6 - (long long)strlen(idx);
+      if (len < target) {
+        for (long long pad = target - len; pad > 0; pad -= (long long)sizeof blanks)
+          fwrite(blanks, 1, pad < (long long)sizeof blanks ? (size_t)pad : sizeof blanks, stdout);
+        len = target;
       } else {
-        line[len++] = ' ';
+        putchar(' ');
+        len++;
       }
-      len += (size_t)sprintf(line + len, "%s %s", idx, name);
+      len += printf("%s %s", idx, name);
     }
-    line[len] = 0;
-    printf("%s\n", line);
+    putchar('\n');
   }
-  free(line);
   free(v);
 }
