@@ -132,8 +132,13 @@ void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FIL
         while (k < n && v[k].line < line) k++;
         if (k < n && v[k].line == line) {
           met++;
-          if (v[k].count) fprintf(out, "%12llu -> ", (unsigned long long)v[k].count);
-          else fprintf(out, "%12s -> ", "#####");
+          /* GNU's prefix is cut at 16 characters: a count of 13 or more
+             digits loses the arrow (seen on a damaged file) */
+          char pre[40];
+          if (v[k].count) snprintf(pre, sizeof pre, "%12llu -> ", (unsigned long long)v[k].count);
+          else snprintf(pre, sizeof pre, "%12s -> ", "#####");
+          pre[16] = 0;
+          fputs(pre, out);
         } else {
           fputs(blanks, out);
         }

@@ -279,6 +279,14 @@ static int map_scan(MapScan *ms, const char *p, size_t n)
   return 1;
 }
 
+void core_map_free(CoreMap *m)
+{
+  free(m->ents);
+  free(m->files);
+  free(m->text);
+  memset(m, 0, sizeof *m);
+}
+
 void core_read_map(CoreMap *m, const char *filename)
 {
   BoundedIn in;
@@ -317,8 +325,11 @@ void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in)
   while (p < end) {
     char *obj = p;
     while (p < end && *p != ':' && *p != '\n') p++;
-    if (p == obj || p == end || *p != ':')
+    if (p == obj || p == end || *p != ':') {
+      free(robj);
+      free(rname);
       fatal("%s: unable to parse mapping file %s.\n", opt.whoami, filename);
+    }
     *p++ = 0;
     char *rest = p;
     while (p < end && *p != '\n') p++;
