@@ -55,7 +55,7 @@ static inline void fuzz_symtab(SymTab *tab, size_t n, vma_t base, vma_t step)
     sym_init(&tab->base[i]);
     tab->base[i].name = names[i % 16];
     tab->base[i].addr = base + step * (vma_t)i;
-    tab->base[i].is_func = 1;
+    tab->base[i].is_func = (i % 4) != 2;     /* some not marked as functions */
     tab->base[i].is_static = (i % 5) == 3;
     tab->base[i].file_done = 1;
   }
