@@ -1,5 +1,6 @@
 /* annotate.c -- the execution-count listing (-C) and annotated source
  * (-A). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
@@ -52,7 +53,7 @@ void ann_print_exec_counts(const SymTab *tab)
  * order their first function appears in the object's symbol table; a
  * file none of whose functions is selected is skipped, one that cannot
  * be opened too, with a message. */
-typedef struct { int line; uint64_t count; } LineCount;
+typedef AnnLine LineCount;
 
 typedef struct {
   const char *path;
@@ -103,46 +104,84 @@ static void ann_merge(AnnFile *f)
   f->n = m;
 }
 
-static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
+/* A "source" that never ends (a link to /dev/zero) stops here. */
+#define ANN_SOURCE_MAX (1ull << 30)
+
+/* One page, as GNU prints it (measured): the source copied byte for byte
+   (NUL bytes included, no newline added at the end), each line prefixed
+   by its count, "#####" or blanks; "Executable lines" counts the
+   annotated lines actually met in the file (none for a directory or an
+   empty file), the total all the file's counts; -t 0 leaves the "Top"
+   block out. */
+void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FILE *out,
+                    int header)
 {
-  if (header) fprintf(out, "*** File %s:\n", f->path);
-  char buf[4096];
-  int line = 1, at_start = 1;
-  size_t k = 0;                 /* next annotated line, in f->v */
-  while (fgets(buf, sizeof buf, src)) {
-    if (at_start) {
-      while (k < f->n && f->v[k].line < line) k++;
-      if (k < f->n && f->v[k].line == line) {
-        if (f->v[k].count) fprintf(out, "%12llu -> ", (unsigned long long)f->v[k].count);
-        else fprintf(out, "%12s -> ", "#####");
-      } else {
-        fputs("                ", out);
+  if (header) fprintf(out, "*** File %s:\n", path);
+  BoundedIn in;
+  bounded_wrap(&in, src, ANN_SOURCE_MAX);
+  static const char blanks[] = "                ";
+  char buf[1 << 15];
+  int at_start = 1;
+  long line = 1;
+  size_t k = 0, met = 0;        /* next annotated line, in v; lines met */
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, in.f)) > 0) {
+    const char *p = buf, *end = buf + got;
+    while (p < end) {
+      if (at_start) {
+        while (k < n && v[k].line < line) k++;
+        if (k < n && v[k].line == line) {
+          met++;
+          /* GNU's prefix is cut at 16 characters: a count of 13 or more
+             digits loses the arrow (seen on a damaged file) */
+          char pre[40];
+          if (v[k].count) snprintf(pre, sizeof pre, "%12llu -> ", (unsigned long long)v[k].count);
+          else snprintf(pre, sizeof pre, "%12s -> ", "#####");
+          pre[16] = 0;
+          fputs(pre, out);
+        } else {
+          fputs(blanks, out);
+        }
+        at_start = 0;
+      }
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      const char *stop = nl ? nl + 1 : end;
+      fwrite(p, 1, (size_t)(stop - p), out);
+      p = stop;
+      if (nl) {
+        at_start = 1;
+        line++;
       }
     }
-    fputs(buf, out);
-    at_start = strchr(buf, '\n') != NULL;
-    if (at_start) line++;
   }
-  if (!at_start) fputc('\n', out);
+  if (bounded_overrun(&in)) {
+    fflush(out);
+    fflush(stdout);
+    fprintf(stderr, "%s: %s: no end of file after %llu bytes\n", opt.whoami, path,
+            (unsigned long long)ANN_SOURCE_MAX);
+  }
+  if (in.f != in.raw) fclose(in.f);     /* the caller closes SRC */
 
-  LineCount *top = xmalloc((f->n + 1) * sizeof *top);
+  LineCount *top = xmalloc((n + 1) * sizeof *top);
   size_t nt = 0;
   uint64_t total = 0;
-  for (size_t i = 0; i < f->n; i++) {
-    total += f->v[i].count;
-    if (f->v[i].count) top[nt++] = f->v[i];
+  for (size_t i = 0; i < n; i++) {
+    total += v[i].count;
+    if (v[i].count) top[nt++] = v[i];
   }
   qsort(top, nt, sizeof *top, cmp_top_lines);
   int want = opt.table_length;
-  fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", want);
-  for (size_t i = 0; i < nt && (int)i < want; i++)
-    fprintf(out, "%9d %10llu\n", top[i].line, (unsigned long long)top[i].count);
+  if (want > 0) {
+    fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", want);
+    for (size_t i = 0; i < nt && (int)i < want; i++)
+      fprintf(out, "%9d %10llu\n", top[i].line, (unsigned long long)top[i].count);
+  }
   fprintf(out, "\nExecution Summary:\n\n");
-  fprintf(out, "%9zu   Executable lines in this file\n", f->n);
-  fprintf(out, "%9zu   Lines executed\n", f->n);
-  fprintf(out, "%9.2f   Percent of the file executed\n", f->n ? 100.0 : 0.0);
+  fprintf(out, "%9zu   Executable lines in this file\n", met);
+  fprintf(out, "%9zu   Lines executed\n", met);
+  fprintf(out, "%9.2f   Percent of the file executed\n", 100.0);
   fprintf(out, "\n%9llu   Total number of line executions\n", (unsigned long long)total);
-  fprintf(out, "%9.2f   Average executions per line\n", f->n ? (double)total / (double)f->n : 0.0);
+  fprintf(out, "%9.2f   Average executions per line\n", met ? (double)total / (double)met : 0.0);
   free(top);
 }
 
@@ -190,23 +229,40 @@ int ann_print_source(const SymTab *tab, int separator)
   for (size_t k = 0; k < nf; k++) {
     AnnFile *f = &files[k];
     if (!f->n) continue;
+    /* GNU leaves out a file whose counts are all zero (a file holding
+       only main), unless -z */
+    uint64_t total = 0;
+    for (size_t i = 0; i < f->n; i++) total += f->v[i].count;
+    if (!total && !opt.zeros) continue;
+    errno = 0;
     FILE *src = src_open(f->path);
     if (!src) {
+      /* the last place tried decides: not there at all, or another
+         reason (unreadable, a file where a directory should be) */
+      int e = errno;
       fflush(stdout);
-      fprintf(stderr, "%s: could not locate `%s'\n", opt.whoami, f->path);
+      if (e == ENOENT || e == 0)
+        fprintf(stderr, "%s: could not locate `%s'\n", opt.whoami, f->path);
+      else
+        fprintf(stderr, "%s: %s\n", f->path, strerror(e));
       continue;
     }
     if (opt.separate_files) {
       char *name = xmalloc(strlen(src_base_name(f->path)) + 5);
       sprintf(name, "%s-ann", src_base_name(f->path));
       FILE *out = fopen(name, "w");
-      if (!out) fatal("%s: %s: cannot create\n", opt.whoami, name);
-      print_one_file(f, src, out, 0);
-      fclose(out);
+      if (!out) {
+        int e = errno;
+        fflush(stdout);
+        fprintf(stderr, "%s: %s\n", name, strerror(e));
+      } else {
+        ann_print_file(f->path, f->v, f->n, src, out, 0);
+        fclose(out);
+      }
       free(name);
     } else {
       if (printed || separator) printf(printed ? "\n\f\n" : "\f\n");
-      print_one_file(f, src, stdout, 1);
+      ann_print_file(f->path, f->v, f->n, src, stdout, 1);
       printed = 1;
     }
     fclose(src);

@@ -9,4 +9,11 @@ void ann_print_exec_counts(const SymTab *tab);
    or, with -y, to FILE-ann files; returns whether it printed anything to
    stdout. */
 int ann_print_source(const SymTab *tab, int separator);
+/* One page of it: SRC copied to OUT with the counts of V (N lines, sorted
+   by line, no line twice) in front of their lines, then the "Top" table
+   and the summary; with HEADER the "*** File PATH:" line first.  Reads
+   SRC to its end (at most 1 GiB of a pipe or device); does not close it. */
+typedef struct { int line; uint64_t count; } AnnLine;
+void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FILE *out,
+                    int header);
 #endif

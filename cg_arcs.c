@@ -102,3 +102,15 @@ void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
       parent->name, child->name, (unsigned long long)count, (unsigned long long)a->count,
       child->name, (unsigned long long)child->ncalls, (unsigned long long)child->self_calls);
 }
+
+void cg_free(CallGraph *cg)
+{
+  /* arcs are carved from chunks of 4096 in the order they are added, so
+     every 4096th arc of in_order starts a chunk */
+  for (size_t i = 0; i < cg->narcs; i += 4096) free(cg->in_order[i]);
+  free(cg->in_order);
+  free(cg->table);
+  free(cg->cycles);
+  free(cg->order);
+  cg_init(cg);
+}

@@ -40,6 +40,8 @@ typedef struct {
 } CallGraph;
 
 void cg_init(CallGraph *cg);
+/* Frees everything CG holds and leaves it empty (fuzz targets reuse it). */
+void cg_free(CallGraph *cg);
 Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child);
 /* Adds COUNT calls from PARENT to CHILD, making the arc if new, and counts
    them in CHILD's ncalls (or self_calls). */

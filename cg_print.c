@@ -503,11 +503,15 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
     return;
   }
   size_t rows = (k + 2) / 3;
-  long colw = (opt.width + 5) / 3;
-  char idx[32], *line = NULL;
+  /* 64-bit: -w 2147483647 gives GNU 715827884-column columns, not an
+     overflow; the padding is written, not built (GNU needs no memory for
+     -w 999999999, and neither do we) */
+  long long colw = ((long long)opt.width + 5) / 3;
+  static const char blanks[256] = { [0 ... 255] = ' ' };
+  char idx[32], *ent = NULL;
   size_t cap = 0;
   for (size_t r = 0; r < rows; r++) {
-    size_t len = 0;
+    long long len = 0;
     for (int c = 0; c < 3; c++) {
       size_t j = r + (size_t)c * rows;
       if (j >= k) break;
@@ -522,12 +526,19 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
       const char *label = s->is_cycle ? "" : sym_label(tab, s);
       const char *file = !s->is_cycle && s->is_static ? src_sym_file(tab, s) : NULL;
       size_t ll = strlen(label), fl = file ? strlen(file) : 0;
-      long target = (long)c * colw + 6 - (long)il;
-      size_t need = len + il + ll + fl + (size_t)(target > 0 ? target : 0) + 96;
-      if (need > cap) { cap = need * 2; line = xrealloc(line, cap); }
-      char *p = line + len;
-      if ((long)len < target) p = fmt_spaces(p, (int)(target - (long)len));
-      else *p++ = ' ';
+      long long target = (long long)c * colw + 6 - (long long)il;
+      if (len < target) {
+        for (long long pad = target - len; pad > 0; pad -= (long long)sizeof blanks)
+          fwrite_unlocked(blanks, 1, pad < (long long)sizeof blanks ? (size_t)pad : sizeof blanks,
+                          stdout);
+        len = target;
+      } else {
+        putc_unlocked(' ', stdout);
+        len++;
+      }
+      size_t need = il + ll + fl + 96;
+      if (need > cap) { cap = need * 2; ent = xrealloc(ent, cap); }
+      char *p = ent;
       memcpy(p, idx, il);
       p += il;
       *p++ = ' ';
@@ -546,12 +557,11 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
           *p++ = ')';
         }
       }
-      len = (size_t)(p - line);
+      fwrite_unlocked(ent, 1, (size_t)(p - ent), stdout);
+      len += p - ent;
     }
-    if (len + 1 > cap) { cap = len + 64; line = xrealloc(line, cap); }
-    line[len++] = '\n';
-    fwrite_unlocked(line, 1, len, stdout);
+    putc_unlocked('\n', stdout);
   }
-  free(line);
+  free(ent);
   free(v);
 }

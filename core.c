@@ -90,6 +90,10 @@ const unsigned char *core_text_space(Core *c, vma_t *vma, size_t *size)
   if (!c->text_tried) {
     c->text_tried = 1;
     bfd_size_type sz = bfd_section_size(c->text);
+    /* a section cannot hold more bytes than the file: a crafted header
+       gets no allocation of what it claims (-c then finds nothing) */
+    ufile_ptr fsz = bfd_get_file_size(c->abfd);
+    if (fsz > 0 && sz > fsz) sz = 0;
     if (sz > 0 && (bfd_section_flags(c->text) & SEC_HAS_CONTENTS)) {
       c->text_space = xmalloc((size_t)sz);
       if (!bfd_get_section_contents(c->abfd, c->text, c->text_space, 0, sz)) {
@@ -127,12 +131,19 @@ void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
   cs.syms = syms;
   cs.add = add;
   cs.ctx = ctx;
+  core_scan_calls(&cs, scan);
+}
+
+void core_scan_calls(const CallScan *cs, void (*scan)(const CallScan *, Sym *, vma_t, vma_t))
+{
+  const SymTab *syms = cs->syms;
+  vma_t lowpc = cs->lowpc, highpc = cs->highpc;
   for (size_t i = 0; i < syms->len; i++) {
     Sym *s = &syms->base[i];
     /* the range GNU scans: the function, clipped to the histogram */
     vma_t start = s->addr, end = i + 1 < syms->len ? s->end_addr + 1 : s->addr;
     if (start < lowpc) start = lowpc;
     if (end > highpc) end = highpc;
-    if (start < end) scan(&cs, s, start, end);
+    if (start < end) scan(cs, s, start, end);
   }
 }

@@ -55,6 +55,9 @@ typedef struct {
    part inside [lowpc, highpc)). */
 void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
                      CoreCallFn add, void *ctx);
+/* The loop of core_find_calls over a CallScan already filled in (the fuzz
+   target gives it text of its own). */
+void core_scan_calls(const CallScan *cs, void (*scan)(const CallScan *, Sym *, vma_t, vma_t));
 /* The per-architecture finders. */
 void i386_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
 #endif

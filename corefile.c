@@ -156,20 +156,21 @@ void core_create_function_syms(const Core *core, const CoreMap *m, SymTab *tab)
 /* -S: symbols from an nm-style table ("address type name", as in
    /proc/kallsyms) instead of the object's.  Text symbols ('T', 't') are
    kept; other lines are skipped.  Source files are not looked up. */
-void core_read_external_symtab(const Core *core, SymTab *tab, const char *filename)
+/* Text inputs (-S tables, -R maps) from a pipe or device stop here. */
+#define CORE_TEXT_MAX (256ull << 20)
+
+void core_read_external_symtab_stream(const Core *core, SymTab *tab, const char *filename,
+                                      BoundedIn *in)
 {
-  FILE *f = fopen(filename, "r");
-  if (!f)
-    fatal("%s: could not open %s.\n", opt.whoami, filename);
   size_t cap = 1024, n = 0;
   tab->base = xmalloc(cap * sizeof(Sym));
   char line[4096], name[4096];
-  while (fgets(line, sizeof line, f)) {
+  while (fgets(line, sizeof line, in->f)) {
     unsigned long long addr;
     char type;
     if (sscanf(line, "%llx %c %4095s", &addr, &type, name) != 3) continue;
+    /* GNU keeps 't' lines even with -a */
     if (type != 'T' && type != 't') continue;
-    if (opt.no_static && type == 't') continue;
     if (n == cap) tab->base = xrealloc(tab->base, (cap *= 2) * sizeof(Sym));
     Sym *s = &tab->base[n++];
     sym_init(s);
@@ -179,15 +180,29 @@ void core_read_external_symtab(const Core *core, SymTab *tab, const char *filena
     s->is_func = 1;
     s->file_done = 1;
   }
-  fclose(f);
   tab->len = n;
   tab->core = (Core *)core;
+  if (bounded_overrun(in))
+    fatal("%s: %s: no end of file after %llu bytes\n", opt.whoami, filename,
+          (unsigned long long)CORE_TEXT_MAX);
+  /* an empty table (an empty file, a directory, an object, only data
+     symbols): GNU's message for an object without symbols */
+  if (!n) fatal("%s: file `%s' has no symbols\n", opt.whoami, filename);
   symtab_finalize(tab);
   /* Unlike the object's own table, the last symbol of an external table
      reaches to the end of the object's .text (so it takes the samples and
      calls of everything above it there). */
-  if (tab->len)
+  if (tab->len && core)
     tab->base[tab->len - 1].end_addr = core_text_end(core) - 1;
+}
+
+void core_read_external_symtab(const Core *core, SymTab *tab, const char *filename)
+{
+  BoundedIn in;
+  if (bounded_open(&in, filename, CORE_TEXT_MAX))
+    fatal("%s: could not open %s.\n", opt.whoami, filename);
+  core_read_external_symtab_stream(core, tab, filename, &in);
+  bounded_close(&in);
 }
 
 /* ---- -R: the function-to-object map ----
@@ -225,19 +240,82 @@ static int str_cmp(const void *a, const void *b)
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
+/* GNU reads the rest of a record into a 1 KiB buffer: 1023 characters or
+   more give "unable to parse" (measured; a little less without a blank
+   crashes it).  Its object names overflow a buffer of the same size, so
+   we hold them to the same limit. */
+#define MAP_FIELD_MAX 1023
+
+typedef struct { int state; size_t len; } MapScan;
+
+/* Checks new bytes as they are read, so that a file that is not a map
+   (or never ends, like /dev/zero) fails at its first bad record instead
+   of being read whole: the same record rules as the parser below. */
+static int map_scan(MapScan *ms, const char *p, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    char ch = p[i];
+    switch (ms->state) {
+    case 2:                     /* whitespace after a record */
+      if (isspace((unsigned char)ch)) break;
+      ms->state = 0;
+      ms->len = 0;
+      /* fall through */
+    case 0:                     /* the object name */
+      if (ch == ':') {
+        if (!ms->len) return 0;
+        ms->state = 1;
+        ms->len = 0;
+      } else if (ch == '\n' || ++ms->len >= MAP_FIELD_MAX + 1) {
+        return 0;
+      }
+      break;
+    case 1:                     /* the rest of the line */
+      if (ch == '\n') ms->state = 2;
+      else if (++ms->len >= MAP_FIELD_MAX) return 0;
+      break;
+    }
+  }
+  return 1;
+}
+
+void core_map_free(CoreMap *m)
+{
+  free(m->ents);
+  free(m->files);
+  free(m->text);
+  memset(m, 0, sizeof *m);
+}
+
 void core_read_map(CoreMap *m, const char *filename)
 {
-  FILE *f = fopen(filename, "r");
-  if (!f) fatal("%s: could not open %s.\n", opt.whoami, filename);
+  BoundedIn in;
+  if (bounded_open(&in, filename, CORE_TEXT_MAX))
+    fatal("%s: could not open %s.\n", opt.whoami, filename);
+  core_read_map_stream(m, filename, &in);
+  bounded_close(&in);
+}
+
+void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in)
+{
   memset(m, 0, sizeof *m);
   size_t cap = 1 << 16, len = 0;
   char *buf = xmalloc(cap);
   size_t got;
-  while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
+  MapScan ms = { 0, 0 };
+  while ((got = fread(buf + len, 1, cap - len, in->f)) > 0) {
+    if (!map_scan(&ms, buf + len, got)) {
+      free(buf);
+      fatal("%s: unable to parse mapping file %s.\n", opt.whoami, filename);
+    }
     len += got;
     if (len == cap) buf = xrealloc(buf, cap *= 2);
   }
-  fclose(f);
+  if (bounded_overrun(in)) {
+    free(buf);
+    fatal("%s: %s: no end of file after %llu bytes\n", opt.whoami, filename,
+          (unsigned long long)CORE_TEXT_MAX);
+  }
   m->text = buf;
 
   /* records: (object, name) pairs in file order, both cut out of BUF */
@@ -247,8 +325,11 @@ void core_read_map(CoreMap *m, const char *filename)
   while (p < end) {
     char *obj = p;
     while (p < end && *p != ':' && *p != '\n') p++;
-    if (p == obj || p == end || *p != ':')
+    if (p == obj || p == end || *p != ':') {
+      free(robj);
+      free(rname);
       fatal("%s: unable to parse mapping file %s.\n", opt.whoami, filename);
+    }
     *p++ = 0;
     char *rest = p;
     while (p < end && *p != '\n') p++;

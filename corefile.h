@@ -18,6 +18,11 @@ typedef struct {
 } CoreMap;
 
 void core_read_map(CoreMap *m, const char *filename);
+void core_map_free(CoreMap *m);
 void core_create_function_syms(const Core *c, const CoreMap *m, SymTab *tab);
 void core_read_external_symtab(const Core *c, SymTab *tab, const char *filename);
+/* The same from an open stream (fuzz targets); C may be NULL. */
+void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in);
+void core_read_external_symtab_stream(const Core *c, SymTab *tab, const char *filename,
+                                      BoundedIn *in);
 #endif

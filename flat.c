@@ -94,13 +94,16 @@ void flat_print(const HistSet *hs, const SymTab *tab)
     u = "m";
     scale = 1000.0;
   }
-  snprintf(unit, sizeof unit, "%ss/call", u);
+  /* the unit's letter and the column heads come from the histogram's
+     dimension (GNU: "mc/call" and "cycles" for a dimension "cycles" with
+     abbreviation 'c'; a NUL abbreviation ends the string) */
+  snprintf(unit, sizeof unit, "%s%c/call", u, hs->dimen_abbrev);
 
   if (opt.traditional) {
     if (!opt.brief) printf(flat_blurb, unit, unit), print_notice();
     if (total > 0)
-      printf("\ngranularity: each sample hit covers %ld byte(s) for %.2f%% of %.2f seconds\n\n",
-             hist_granularity_bytes(hs), 100.0 / total, total / hz);
+      printf("\ngranularity: each sample hit covers %ld byte(s) for %.2f%% of %.2f %s\n\n",
+             hist_granularity_bytes(hs), 100.0 / total, total / hz, hs->dimen);
     else
       printf("\ngranularity: each sample hit covers %ld byte(s) no time accumulated\n\n",
              hist_granularity_bytes(hs));
@@ -113,7 +116,7 @@ void flat_print(const HistSet *hs, const SymTab *tab)
     total = 1.0;
   }
   printf("  %%   cumulative   self              self     total           \n");
-  printf(" time   seconds   seconds    calls %8s %8s  name    \n", unit, unit);
+  printf(" time %9.9s %9.8s    calls %8s %8s  name    \n", hs->dimen, hs->dimen, unit, unit);
   /* GNU's operations, in GNU's order (doc/DESIGN.md "Arithmetic"): the
      running total is kept in samples and divided when printed; per-call
      figures multiply by the unit before dividing by the rate and calls. */

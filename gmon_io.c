@@ -1,10 +1,6 @@
 /* gmon_io.c -- reading profile data (GNU, BSD, 4.4BSD) and writing gmon.sum. */
 #include <errno.h>
 #include <stdlib.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <string.h>
 #include "options.h"
 #include "gmon_io.h"
@@ -18,96 +14,128 @@ void gmon_init(Profile *p, int addr_size, int big_endian)
   cg_init(&p->cg);
 }
 
-/* One file's reading state. */
+void gmon_free(Profile *p)
+{
+  hist_free(&p->hist);
+  cg_free(&p->cg);
+  free(p->arc_recs.v);
+  free(p->bb.v);
+  gmon_init(p, p->enc.addr_size, p->enc.big_endian);
+}
+
+/* A profile read from a pipe or a device is cut off after this much (a
+   regular file is read to its end): a stream that never ends is an error,
+   not a hang.  Memory never depends on it: it grows only with the data
+   actually read. */
+#define GMON_STREAM_MAX (4ull << 30)
+
+/* One file's reading state: the file is read as a stream through a small
+   window, so memory is bounded by what the file really holds and a file
+   that claims more than it has fails as soon as it runs out. */
 typedef struct {
   Profile *p;
   const GmonContext *cx;
   const char *filename;
   int nrec_hist, nrec_arcs, nrec_bb, version;
-  const unsigned char *map;     /* the file, when mapped (else NULL) */
-  size_t released;              /* bytes of MAP already given back */
+  BoundedIn *in;
+  unsigned char buf[1 << 16];
+  size_t pos, len;
 } Reader;
 
-/* A mapped file's pages are given back as the records in them are done:
-   a large profile then costs a few MiB of memory, not its whole size. */
-#define RELEASE_STEP (1u << 20)
-static void release_read(Reader *r, const unsigned char *upto)
+/* Makes up to K (<= sizeof buf) bytes available at buf + pos; returns how
+   many there are (fewer only at the end of the file). */
+static size_t avail(Reader *r, size_t k)
 {
-  if (!r->map || (size_t)(upto - r->map) < r->released + 2 * RELEASE_STEP) return;
-  size_t to = ((size_t)(upto - r->map) - RELEASE_STEP) & ~(size_t)(RELEASE_STEP - 1);
-  madvise((void *)(r->map + r->released), to - r->released, MADV_DONTNEED);
-  r->released = to;
-}
-
-/* A regular file of 1 MiB or more, mapped read-only (NULL otherwise, or
-   if mapping fails: then it is read by slurp).  Its size bounds every
-   count read from it, as slurp's does. */
-static unsigned char *map_file(const char *filename, size_t *len)
-{
-  struct stat st;
-  int fd = open(filename, O_RDONLY);
-  if (fd < 0) return NULL;
-  void *m = MAP_FAILED;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)RELEASE_STEP)
-    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (m == MAP_FAILED) return NULL;
-  *len = (size_t)st.st_size;
-  return m;
-}
-
-/* Reads the whole file; its size bounds every count read from it. */
-static unsigned char *slurp(const char *filename, size_t *len)
-{
-  FILE *f = fopen(filename, "rb");
-  if (!f) {
-    fflush(stdout);
-    perror(filename);
-    exit(1);
+  if (r->len - r->pos >= k) return k;
+  memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+  r->len -= r->pos;
+  r->pos = 0;
+  while (r->len < k) {
+    size_t got = fread(r->buf + r->len, 1, sizeof r->buf - r->len, r->in->f);
+    if (got == 0) {
+      if (bounded_overrun(r->in))
+        fatal("%s: %s: no end of file after %llu bytes\n", opt.whoami, r->filename,
+              (unsigned long long)GMON_STREAM_MAX);
+      break;
+    }
+    r->len += got;
   }
-  /* a regular file's size is known: one buffer of that size (doubling
-     from a guess cost up to twice the file in peak memory) */
-  struct stat st;
-  size_t cap = 1 << 16, n = 0;
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    cap = (size_t)st.st_size + 1;
-  unsigned char *buf = xmalloc(cap);
-  for (;;) {
-    if (n == cap) buf = xrealloc(buf, cap *= 2);
-    size_t got = fread(buf + n, 1, cap - n, f);
-    if (got == 0) break;
-    n += got;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
+  return r->len - r->pos < k ? r->len - r->pos : k;
 }
 
-static void read_hist_rec(Reader *r, GmonBuf *b)
+static const unsigned char *take(Reader *r, size_t k)
 {
-  const GmonEnc *e = &r->p->enc;
+  const unsigned char *q = r->buf + r->pos;
+  r->pos += k;
+  return q;
+}
+
+static int get_u32(Reader *r, uint32_t *v)
+{
+  if (avail(r, 4) < 4) return 0;
+  *v = (uint32_t)genc_get_n(&r->p->enc, take(r, 4), 4);
+  return 1;
+}
+
+static int get_addr(Reader *r, vma_t *v)
+{
+  int n = r->p->enc.addr_size;
+  if (avail(r, (size_t)n) < (size_t)n) return 0;
+  *v = genc_get_n(&r->p->enc, take(r, (size_t)n), n);
+  return 1;
+}
+
+/* Reads N two-byte bins into a buffer grown as they arrive; returns how
+   many whole bins the file held (N when it held them all). */
+static uint32_t read_bins(Reader *r, uint32_t n, uint64_t **out)
+{
+  size_t cap = n < 4096 ? n : 4096;
+  uint64_t *bins = xmalloc((cap ? cap : 1) * sizeof *bins);
+  uint32_t i = 0;
+  while (i < n) {
+    size_t want = (size_t)(n - i) * 2;
+    if (want > sizeof r->buf) want = sizeof r->buf;
+    size_t got = avail(r, want) / 2;
+    if (!got) break;
+    if (i + got > cap) {
+      while (cap < i + got) cap *= 2;
+      if (cap > n) cap = n;
+      bins = xrealloc(bins, cap * sizeof *bins);
+    }
+    const unsigned char *q = take(r, got * 2);
+    for (size_t k = 0; k < got; k++) bins[i + k] = genc_get_n(&r->p->enc, q + 2 * k, 2);
+    i += (uint32_t)got;
+  }
+  *out = bins;
+  return i;
+}
+
+static void read_hist_rec(Reader *r)
+{
   const char *filename = r->filename;
   vma_t lo, hi;
   uint32_t n, rate;
-  if (!genc_get_addr(e, b, &lo) || !genc_get_addr(e, b, &hi) || !genc_get_u32(e, b, &n)
-      || !genc_get_u32(e, b, &rate) || b->end - b->p < HIST_DIMEN_LEN + 1)
+  if (!get_addr(r, &lo) || !get_addr(r, &hi) || !get_u32(r, &n)
+      || !get_u32(r, &rate) || avail(r, HIST_DIMEN_LEN + 1) < HIST_DIMEN_LEN + 1)
     fatal("%s: %s: unexpected end of file\n", opt.whoami, filename);
   r->p->last_hist_highpc = hi;
   r->p->last_hist_ncnt = n;
   DBG(DBG_RECORDS, "records: %s: histogram 0x%llx-0x%llx, %u bins, rate %u\n", filename,
       (unsigned long long)lo, (unsigned long long)hi, n, rate);
   char dimen[HIST_DIMEN_LEN + 1];
-  memcpy(dimen, b->p, HIST_DIMEN_LEN);
+  const unsigned char *q = take(r, HIST_DIMEN_LEN + 1);
+  memcpy(dimen, q, HIST_DIMEN_LEN);
   dimen[HIST_DIMEN_LEN] = 0;
-  char abbrev = (char)b->p[HIST_DIMEN_LEN];
-  b->p += HIST_DIMEN_LEN + 1;
-  size_t avail = (size_t)(b->end - b->p) / 2;
-  if (avail < n)
+  char abbrev = (char)q[HIST_DIMEN_LEN];
+  /* GNU checks the header against earlier records before the samples */
+  hist_check(&r->p->hist, filename, lo, hi, n, dimen);
+  uint64_t *bins;
+  uint32_t got = read_bins(r, n, &bins);
+  if (got < n) {
+    free(bins);
     fatal("%s: %s: unexpected EOF after reading %u of %u samples\n",
-          opt.whoami, filename, (unsigned)avail, n);
-  uint64_t *bins = xmalloc((size_t)n * sizeof *bins);
-  genc_get_u16s(e, b->p, n, bins);
-  b->p += 2 * (size_t)n;
+          opt.whoami, filename, got, n);
+  }
   hist_add(&r->p->hist, lo, hi, n, rate, dimen, abbrev, bins);
   free(bins);
 }
@@ -119,32 +147,33 @@ static void add_arc(Reader *r, vma_t from, vma_t self, uint64_t count)
               from, self, count);
 }
 
-static void read_arc_rec(Reader *r, GmonBuf *b)
+static void read_arc_rec(Reader *r)
 {
-  const GmonEnc *e = &r->p->enc;
   vma_t from, self;
   uint32_t count;
-  if (!genc_get_addr(e, b, &from) || !genc_get_addr(e, b, &self) || !genc_get_u32(e, b, &count))
+  if (!get_addr(r, &from) || !get_addr(r, &self) || !get_u32(r, &count))
     fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
   DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
       (unsigned long long)from, (unsigned long long)self, count);
   add_arc(r, from, self, count);
 }
 
-static void read_bb_rec(Reader *r, GmonBuf *b)
+static void read_bb_rec(Reader *r)
 {
-  const GmonEnc *e = &r->p->enc;
   uint32_t n;
+  if (!get_u32(r, &n))
+    fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
+  /* GNU warns once the count is read */
   if (!r->p->warned_bb && !opt.line && !opt.want_sum) {
     r->p->warned_bb = 1;
     warn_msg("%s: warning: ignoring basic-block exec counts (use -l or --line)\n", opt.whoami);
   }
-  if (!genc_get_u32(e, b, &n))
-    fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
   for (uint32_t i = 0; i < n; i++) {
     vma_t addr, count;
-    if (!genc_get_addr(e, b, &addr) || !genc_get_addr(e, b, &count))
-      fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
+    /* GNU reports a short entry with perror and a stale errno: always
+       "No such file or directory" in its runs, without the program name */
+    if (!get_addr(r, &addr) || !get_addr(r, &count))
+      fatal("%s: %s\n", r->filename, strerror(ENOENT));
     DBG(DBG_BB, "bb: 0x%llx executed %llu times\n", (unsigned long long)addr,
         (unsigned long long)count);
     bb_add(&r->p->bb, addr, count);
@@ -152,83 +181,82 @@ static void read_bb_rec(Reader *r, GmonBuf *b)
   r->p->have_bb = 1;
 }
 
-static void read_gnu(Reader *r, GmonBuf *b)
+static void read_gnu(Reader *r)
 {
-  const GmonEnc *e = &r->p->enc;
   uint32_t version = 0;
-  b->p += 4;
-  genc_get_u32(e, b, &version);
-  b->p += 12;
+  take(r, 4);
+  get_u32(r, &version);
+  take(r, 12);
   r->version = (int)version;
   if (version != GMON_VERSION)
-    fatal("%s: file `%s' has unsupported version %u\n", opt.whoami, r->filename, version);
-  while (b->p < b->end) {
-    int tag = *b->p++;
+    fatal("%s: file `%s' has unsupported version %d\n", opt.whoami, r->filename, (int)version);
+  while (avail(r, 1)) {
+    int tag = *take(r, 1);
     switch (tag) {
     case GMON_TAG_TIME_HIST:
-      read_hist_rec(r, b); r->p->have_hist = 1; r->nrec_hist++; break;
+      read_hist_rec(r); r->p->have_hist = 1; r->nrec_hist++; break;
     case GMON_TAG_CG_ARC:
-      read_arc_rec(r, b); r->p->have_arcs = 1; r->nrec_arcs++; break;
-    case GMON_TAG_BB_COUNT: read_bb_rec(r, b); r->nrec_bb++; break;
+      read_arc_rec(r); r->p->have_arcs = r->p->arcs_read = 1; r->nrec_arcs++; break;
+    case GMON_TAG_BB_COUNT: read_bb_rec(r); r->nrec_bb++; break;
     default:
       fatal("%s: %s: found bad tag %d (file corrupted?)\n", opt.whoami, r->filename, tag);
     }
-    release_read(r, b->p);
   }
 }
 
-/* Old BSD layout (and 4.4BSD, told apart by its version word). */
-static void read_bsd(Reader *r, GmonBuf *b, int force44)
+/* Old BSD layout, and 4.4BSD told apart by its version word.  GNU's
+   rules, measured with hand-made headers: the old header and a 4-byte
+   word after it must be there ("too short" otherwise); with the 4.4BSD
+   version in that word the rate must follow, the 12 spare bytes are
+   skipped unchecked; only then come the "does not appear" checks.  A
+   short histogram reports one bin fewer than it held (-1 for none).  A
+   BSD file always has call-graph data, even with no arcs in it. */
+static void read_bsd(Reader *r, int force44)
 {
   const GmonEnc *e = &r->p->enc;
   const char *filename = r->filename;
   int as = e->addr_size;
   size_t old_hdr = 2 * (size_t)as + 4, new_hdr = old_hdr + 4 + 4 + 12;
-  const unsigned char *start = b->p;
   vma_t lo, hi;
   uint32_t ncnt, version = 0, rate = 0;
-  if (!genc_get_addr(e, b, &lo) || !genc_get_addr(e, b, &hi) || !genc_get_u32(e, b, &ncnt))
+  if (!get_addr(r, &lo) || !get_addr(r, &hi) || !get_u32(r, &ncnt) || avail(r, 4) < 4)
     fatal("%s: file too short to be a gmon file\n", filename);
   size_t hdr = old_hdr;
   r->p->last_hist_highpc = hi;
   r->p->last_hist_ncnt = ncnt;
-  if (b->end - b->p >= 8) {
-    GmonBuf t = *b;
-    genc_get_u32(e, &t, &version);
-    genc_get_u32(e, &t, &rate);
-  }
+  version = (uint32_t)genc_get_n(e, r->buf + r->pos, 4);
   if (force44 && version != GMONVERSION_44BSD)
     fatal("%s: file `%s' has bad magic cookie\n", opt.whoami, filename);
   if (version == GMONVERSION_44BSD) {
-    if ((size_t)(b->end - start) < new_hdr)
+    take(r, 4);
+    if (!get_u32(r, &rate))
       fatal("%s: file too short to be a gmon file\n", filename);
+    take(r, avail(r, 12));
     hdr = new_hdr;
-    b->p = start + new_hdr;
-  } else {
-    rate = 0;                   /* the old layout has none: use the default */
   }
   if (hi < lo || ncnt < hdr)
     fatal("%s: file '%s' does not appear to be in gmon.out format\n", opt.whoami, filename);
   uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
-  size_t avail = (size_t)(b->end - b->p) / 2;
-  if (avail < nbins)
-    fatal("%s: unexpected EOF after reading %u/%u bins\n", opt.whoami,
-          (unsigned)avail, nbins);
-  uint64_t *bins = xmalloc((size_t)nbins * sizeof *bins);
-  genc_get_u16s(e, b->p, nbins, bins);
-  b->p += 2 * (size_t)nbins;
+  hist_check(&r->p->hist, filename, lo, hi, nbins, "seconds");
+  uint64_t *bins;
+  uint32_t got = read_bins(r, nbins, &bins);
+  if (got < nbins) {
+    free(bins);
+    fatal("%s: unexpected EOF after reading %d/%u bins\n", opt.whoami, (int)got - 1, nbins);
+  }
   hist_add(&r->p->hist, lo, hi, nbins, rate ? rate : 100, "seconds", 's', bins);
   free(bins);
   r->p->have_hist = 1;
+  r->p->have_arcs = 1;
   r->nrec_hist++;
-  while ((size_t)(b->end - b->p) >= 3 * (size_t)as) {
+  while (avail(r, 3 * (size_t)as) == 3 * (size_t)as) {
     r->nrec_arcs++;
     vma_t from = 0, self = 0, count = 0;   /* the loop test left room for all three */
-    genc_get_addr(e, b, &from);
-    genc_get_addr(e, b, &self);
-    genc_get_addr(e, b, &count);
+    get_addr(r, &from);
+    get_addr(r, &self);
+    get_addr(r, &count);
     add_arc(r, from, self, count);
-    r->p->have_arcs = 1;
+    r->p->arcs_read = 1;
   }
 }
 
@@ -237,35 +265,44 @@ static const char *plural(int n, const char *one, const char *many)
   return n == 1 ? one : many;
 }
 
-void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename)
+void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, BoundedIn *in)
 {
-  size_t len;
-  Reader rd = { p, cx, filename, 0, 0, 0, 0, NULL, 0 }, *r = &rd;
-  unsigned char *data = map_file(filename, &len);
-  if (data) r->map = data;
-  else data = slurp(filename, &len);
-  GmonBuf b = { data, data + len };
-  int magic = len >= 4 && !memcmp(data, GMON_MAGIC, 4);
+  Reader rd, *r = &rd;
+  r->p = p;
+  r->cx = cx;
+  r->filename = filename;
+  r->nrec_hist = r->nrec_arcs = r->nrec_bb = r->version = 0;
+  r->in = in;
+  r->pos = r->len = 0;
+  size_t len = avail(r, GMON_HDR_SIZE);
+  int magic = len >= 4 && !memcmp(r->buf, GMON_MAGIC, 4);
   if (opt.file_format == FF_AUTO || opt.file_format == FF_MAGIC) {
     if (len < GMON_HDR_SIZE)
       fatal("%s: file too short to be a gmon file\n", filename);
     if (magic)
-      read_gnu(r, &b);
+      read_gnu(r);
     else if (opt.file_format == FF_MAGIC)
       fatal("%s: file `%s' has bad magic cookie\n", opt.whoami, filename);
     else
-      read_bsd(r, &b, 0);
+      read_bsd(r, 0);
   } else {
-    read_bsd(r, &b, opt.file_format == FF_44BSD);
+    read_bsd(r, opt.file_format == FF_44BSD);
   }
-  if (r->map) munmap(data, len);
-  else free(data);
   if (opt.want_info) {
     printf("File `%s' (version %d) contains:\n", filename, r->version);
     printf("\t%d %s\n", r->nrec_hist, plural(r->nrec_hist, "histogram record", "histogram records"));
     printf("\t%d %s\n", r->nrec_arcs, plural(r->nrec_arcs, "call-graph record", "call-graph records"));
     printf("\t%d %s\n", r->nrec_bb, plural(r->nrec_bb, "basic-block count record", "basic-block count records"));
   }
+}
+
+void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename)
+{
+  BoundedIn in;
+  int err = bounded_open(&in, filename, GMON_STREAM_MAX);
+  if (err) fatal("%s: %s\n", filename, strerror(err));
+  gmon_read_stream(p, cx, filename, &in);
+  bounded_close(&in);
 }
 
 /* GNU's gmon.sum header carries, in its spare bytes, the high pc (8 bytes)

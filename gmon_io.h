@@ -20,6 +20,7 @@ typedef struct {
   ArcRecs arc_recs;             /* kept only for -s */
   BBSet bb;
   int have_hist, have_arcs, have_bb;
+  int arcs_read;                /* arc records seen (a BSD file has_arcs without any) */
   int warned_bb;
   /* GNU's gmon.sum header carries, in its spare bytes, the high pc and
      count of the last histogram header read */
@@ -34,7 +35,11 @@ typedef struct {
 } GmonContext;
 
 void gmon_init(Profile *p, int addr_size, int big_endian);
+/* Frees what P holds and makes it empty again. */
+void gmon_free(Profile *p);
 void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename);
+/* The same from an open stream (the fuzz targets read from memory). */
+void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, BoundedIn *in);
 /* Writes FILENAME; on failure prints "gprof: FILENAME: reason" and exits 1,
    leaving any old file untouched. */
 void gmon_out_write(Profile *p, const SymTab *syms, const char *filename);

@@ -348,7 +348,7 @@ int main(int argc, char **argv)
     printed = 1;
   }
   /* without call counts of any kind GNU annotates nothing, silently */
-  if ((style & STYLE_ANNO) && (prof.have_arcs || prof.have_bb) && ann_print_source(&syms, printed))
+  if ((style & STYLE_ANNO) && (prof.arcs_read || prof.have_bb) && ann_print_source(&syms, printed))
     printed = 1;
   if (style & STYLE_FUNC_ORDER) cg_print_function_ordering(cg, &syms);
   if (style & STYLE_FILE_ORDER) cg_print_file_ordering(cg, &syms, map.files, map.nfiles);

@@ -13,34 +13,54 @@ static double rec_scale(vma_t lo, vma_t hi, uint32_t n)
   return n ? (double)((hi - lo) / UNIT) / n : 0.0;
 }
 
-void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
-              uint32_t rate, const char *dimen, char abbrev, const uint64_t *bins)
+/* Distinct ranges a profile may hold.  A program writes one or two; GNU
+   checks each new record against every earlier one, so thousands of tiny
+   crafted records cost it (and us) quadratic time. */
+#define HIST_MAX_RANGES 4096
+
+int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highpc,
+               uint32_t nbins, const char *dimen)
 {
-  if (hs->nrecs == 0 && !hs->recs) {
-    hs->hz = rate;
-    snprintf(hs->dimen, sizeof hs->dimen, "%s", dimen);
-    hs->dimen_abbrev = abbrev;
-  } else if (strncmp(hs->dimen, dimen, HIST_DIMEN_LEN)) {
+  if (hs->nrecs == 0 && !hs->recs) return -1;
+  if (strncmp(hs->dimen, dimen, HIST_DIMEN_LEN))
     fatal("%s: dimension unit changed between histogram records\n"
           "%s: from '%s'\n%s: to '%s'\n",
           opt.whoami, opt.whoami, hs->dimen, opt.whoami, dimen);
-  }
   for (size_t i = 0; i < hs->nrecs; i++) {
-    Hist *h = &hs->recs[i];
+    const Hist *h = &hs->recs[i];
     if (h->lowpc == lowpc && h->highpc == highpc) {
       if (h->nbins != nbins)
         fatal("%s: different scales in histogram records", opt.whoami);
-      for (uint32_t k = 0; k < nbins; k++) h->bins[k] += bins[k];
-      return;
+      return (int)i;
     }
   }
   double sc = rec_scale(lowpc, highpc, nbins);
   for (size_t i = 0; i < hs->nrecs; i++) {
-    Hist *h = &hs->recs[i];
+    const Hist *h = &hs->recs[i];
     if (rec_scale(h->lowpc, h->highpc, h->nbins) != sc)
       fatal("%s: different scales in histogram records", opt.whoami);
     if (lowpc < h->highpc && h->lowpc < highpc)
       fatal("%s: overlapping histogram records\n", opt.whoami);
+  }
+  if (hs->nrecs >= HIST_MAX_RANGES)
+    fatal("%s: %s: more than %d histogram ranges\n", opt.whoami,
+          filename ? filename : "profile", HIST_MAX_RANGES);
+  return -1;
+}
+
+void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
+              uint32_t rate, const char *dimen, char abbrev, const uint64_t *bins)
+{
+  int same = hist_check(hs, NULL, lowpc, highpc, nbins, dimen);
+  if (hs->nrecs == 0 && !hs->recs) {
+    hs->hz = rate;
+    snprintf(hs->dimen, sizeof hs->dimen, "%s", dimen);
+    hs->dimen_abbrev = abbrev;
+  }
+  if (same >= 0) {
+    Hist *h = &hs->recs[same];
+    for (uint32_t k = 0; k < nbins; k++) h->bins[k] += bins[k];
+    return;
   }
   hs->recs = xrealloc(hs->recs, (hs->nrecs + 1) * sizeof *hs->recs);
   Hist *h = &hs->recs[hs->nrecs++];
@@ -74,12 +94,25 @@ static void assign_rec(HistSet *hs, const Hist *h, SymTab *tab)
   double scale = rec_scale(h->lowpc, h->highpc, h->nbins);
   vma_t lo_u = h->lowpc / UNIT;
   size_t j = 0;
+  int placed = 0;
   for (uint32_t i = 0; i < h->nbins; i++) {
     uint64_t count = h->bins[i];
     if (!count) continue;
     vma_t bin_lo = lo_u + (vma_t)(scale * i);
     vma_t bin_hi = lo_u + (vma_t)(scale * (i + 1));
     hs->total_samples += (double)count;
+    if (!placed) {
+      /* start at the last symbol at or below the first bin (no walk from
+         the bottom of the table for every record) */
+      size_t lo = 0, hi = tab->len;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tab->base[mid].addr / UNIT <= bin_lo) lo = mid + 1;
+        else hi = mid;
+      }
+      j = lo ? lo - 1 : 0;
+      placed = 1;
+    }
     while (j > 0 && tab->base[j].addr / UNIT > bin_lo) j--;
     for (; j < tab->len; j++) {
       Sym *s = &tab->base[j];
@@ -115,3 +148,10 @@ void hist_free_bins(HistSet *hs)
   }
 }
 
+
+void hist_free(HistSet *hs)
+{
+  for (size_t i = 0; i < hs->nrecs; i++) free(hs->recs[i].bins);
+  free(hs->recs);
+  memset(hs, 0, sizeof *hs);
+}

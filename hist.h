@@ -26,6 +26,13 @@ typedef struct {
                                    profile (hist_assign_samples) */
 } HistSet;
 
+/* Checks a record's header against the records so far, as GNU does before
+   it reads the samples: a changed dimension, a different scale or an
+   overlap is fatal (GNU's messages), and so is a range beyond a sane
+   number of them (FILENAME's).  Returns the index of the record with the
+   same range, or -1. */
+int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highpc,
+               uint32_t nbins, const char *dimen);
 /* Adds a record; BINS holds NBINS raw counts. */
 /* The bins, once credited (and written to gmon.sum) are not needed by the
    reports: hist_free_bins gives them back (ranges and counts stay). */
@@ -35,6 +42,7 @@ void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
               const uint64_t *bins);
 /* Credits every bin to the symbols of TAB it overlaps (Sym.hist_time). */
 void hist_assign_samples(HistSet *hs, SymTab *tab);
+void hist_free(HistSet *hs);
 long hist_granularity_bytes(const HistSet *hs);
 /* The addresses the histograms cover, lowest to highest; both 0 without
    a histogram. */

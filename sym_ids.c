@@ -48,7 +48,28 @@ static Spec *parse(const char *text, int table)
   } else {
     sp->func = s;
   }
+  if (sp->file != s && sp->func != s) free(s);
   return sp;
+}
+
+static void spec_free(Spec *sp)
+{
+  if (!sp) return;
+  free(sp->file);
+  free(sp->func);
+  spec_free(sp->right);
+  free(sp);
+}
+
+void sym_id_free(SymSpecs *ss)
+{
+  Spec *sp = ss->specs;
+  while (sp) {
+    Spec *next = sp->next;
+    spec_free(sp);
+    sp = next;
+  }
+  sym_id_init(ss);
 }
 
 void sym_id_init(SymSpecs *ss)

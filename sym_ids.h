@@ -27,6 +27,7 @@ typedef struct {
 } SymSpecs;
 
 void sym_id_init(SymSpecs *sp);
+void sym_id_free(SymSpecs *sp);  /* and empty again */
 void sym_id_add(SymSpecs *sp, const char *spec, int table);
 void sym_id_add_arc(SymSpecs *sp, const char *from, const char *to);   /* -k */
 void sym_id_parse(SymSpecs *sp, SymTab *tab);

@@ -1,4 +1,5 @@
 /* util.c -- the single error path and checked allocation. */
+#define _GNU_SOURCE             /* fopencookie */
 #include "util.h"
 #include <errno.h>
 #include <signal.h>
@@ -14,13 +15,24 @@ static const char *progname = "gprof";
 
 void util_set_name(const char *whoami) { progname = whoami; }
 
+static jmp_buf *fatal_env;
+static int fatal_quiet;
+
+void util_fatal_trap(jmp_buf *env, int quiet)
+{
+  fatal_env = env;
+  fatal_quiet = quiet;
+}
+
 _Noreturn void fatal(const char *fmt, ...)
 {
   va_list ap;
+  if (fatal_env && fatal_quiet) longjmp(*fatal_env, 1);
   fflush(stdout);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
+  if (fatal_env) longjmp(*fatal_env, 1);
   exit(1);
 }
 
@@ -61,6 +73,60 @@ char *xstrdup(const char *s)
 {
   size_t n = strlen(s) + 1;
   return memcpy(xmalloc(n), s, n);
+}
+
+/* ---- input that must end ---- */
+
+static ssize_t bounded_read(void *cookie, char *buf, size_t n)
+{
+  BoundedIn *in = cookie;
+  if (in->left == 0) {
+    if (getc(in->raw) == EOF) return ferror(in->raw) ? -1 : 0;
+    in->overrun = 1;
+    errno = EFBIG;
+    return -1;
+  }
+  if (n > in->left) n = (size_t)in->left;
+  size_t got = fread(buf, 1, n, in->raw);
+  in->left -= got;
+  if (got == 0 && ferror(in->raw)) return -1;
+  return (ssize_t)got;
+}
+
+static int bounded_close_raw(void *cookie)
+{
+  (void)cookie;
+  return 0;
+}
+
+void bounded_wrap(BoundedIn *in, FILE *f, uint64_t limit)
+{
+  struct stat st;
+  in->raw = f;
+  in->f = f;
+  in->overrun = 0;
+  in->left = limit;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) return;
+  cookie_io_functions_t io = { bounded_read, NULL, NULL, bounded_close_raw };
+  FILE *c = fopencookie(in, "r", io);
+  if (c) in->f = c;
+}
+
+int bounded_open(BoundedIn *in, const char *path, uint64_t limit)
+{
+  FILE *f = fopen(path, "r");
+  if (!f) return errno;
+  bounded_wrap(in, f, limit);
+  return 0;
+}
+
+int bounded_overrun(const BoundedIn *in) { return in->overrun; }
+
+void bounded_close(BoundedIn *in)
+{
+  if (in->f && in->f != in->raw) fclose(in->f);
+  if (in->raw) fclose(in->raw);
+  in->f = in->raw = NULL;
 }
 
 /* ---- files written whole or not at all ---- */

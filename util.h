@@ -17,11 +17,37 @@ typedef uint64_t vma_t;         /* an address in the profiled program */
 
 void util_set_name(const char *whoami);
 _Noreturn void fatal(const char *fmt, ...);
+
+/* For the fuzz targets and unit tests: while a trap is set, fatal() (and
+   so every x* allocator failure) prints nothing when QUIET, and returns to
+   the trap with longjmp instead of ending the process.  The caller owns
+   the jmp_buf and must clear the trap (NULL) before it goes out of scope;
+   whatever the interrupted stage had allocated is lost. */
+#include <setjmp.h>
+void util_fatal_trap(jmp_buf *env, int quiet);
 void warn_msg(const char *fmt, ...);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+
+/* Input that must end.  A regular file is read to its end; anything else
+   (a pipe, a device such as /dev/zero) is cut off after LIMIT bytes: the
+   stream then reports an error, and bounded_overrun() says why, so a
+   reader can say "FILE: no end after N bytes" instead of reading forever.
+   bounded_open returns 0 or an errno value. */
+typedef struct {
+  FILE *f;                      /* what the reader reads */
+  FILE *raw;                    /* the file itself */
+  uint64_t left;                /* bytes still allowed (non-regular files) */
+  int overrun;
+} BoundedIn;
+int bounded_open(BoundedIn *in, const char *path, uint64_t limit);
+/* The same over a stream already open (fuzz targets: fmemopen); closing
+   closes it. */
+void bounded_wrap(BoundedIn *in, FILE *f, uint64_t limit);
+int bounded_overrun(const BoundedIn *in);
+void bounded_close(BoundedIn *in);
 
 /* Files written whole or not at all: the data goes to a temporary file in
    the target's directory, and only a complete, flushed and closed file is

@@ -277,7 +277,7 @@ void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
 
 static void put(FILE *f, uint64_t v, int n)
 {
-  for (int i = 0; i < n; i++) fputc((int)((v >> (8 * i)) & 0xff), f);
+  for (int i = 0; i < n; i++) fputc(i < 8 ? (int)((v >> (8 * i)) & 0xff) : 0, f);  /* n may exceed 8 (spare bytes) */
 }
 
 static void write_gmon(void)

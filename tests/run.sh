@@ -132,9 +132,24 @@ BFDLIB=${BFDLIB:--lbfd}
 for u in unit/*.c; do
   [ -f "$u" ] || continue
   n=$(basename $u .c)
-  if ${CC:-cc} -std=gnu11 -O1 -g -I"$top" -o "$out/$n" $u $(sed -n 's/^\/\/ objs: //p' $u | sed "s|[^ ]*|$top/&|g") $(eval echo $(sed -n 's/^\/\/ libs: //p' $u)) -lm 2> "$out/$n.cc.err" \
+  if ${CC:-cc} -std=gnu11 -O1 -g -I"$top" -o "$out/$n" $u $(sed -n 's/^\/\/ objs: //p' $u | sed "s|[^ ]*|${UNIT_OBJDIR:-$top}/&|g") $(eval echo $(sed -n 's/^\/\/ libs: //p' $u)) -lm 2> "$out/$n.cc.err" \
      && "$out/$n" > "$out/$n.log" 2>&1; then ok; else bad "unit $n (see tests/out/$n.log)"; fi
 done
+
+# 7. Hostile input (issue 12): endless and oversized inputs fail fast and
+#    small, and the mutation test (damaged copies of every profile file).
+HOSTILE_GPROF="$out/bin/gprof" sh hostile.sh > "$out/hostile.log" 2>&1
+while IFS= read -r l; do
+  case $l in ok*) ok;; FAIL*) bad "hostile: ${l#FAIL }";; esac
+done < "$out/hostile.log"
+grep -q '^ok /dev/zero' "$out/hostile.log" || bad "hostile: the checks did not run (see tests/out/hostile.log)"
+if command -v python3 > /dev/null; then
+  python3 tools/mutate.py --gprof "$out/bin/gprof" --count ${MUTATE_COUNT:-300} --seed 1 > "$out/mutate.log" 2>&1
+  while IFS= read -r l; do
+    case $l in ok*) ok;; FAIL*) bad "mutate ${l#FAIL }";; esac
+  done < "$out/mutate.log"
+  grep -q '^mutate: ' "$out/mutate.log" || bad "mutate: did not finish (see tests/out/mutate.log)"
+fi
 
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
 echo "$pass passed, $fail failed"

@@ -1,0 +1,1 @@
+int fa(int x) { return x * 2; }

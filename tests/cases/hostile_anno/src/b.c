@@ -1,0 +1,1 @@
+int fb(int x) { return x * 2; }

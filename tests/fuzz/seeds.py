@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/TARGET/)
+from the suite's own files: profiles in every layout (GNU 64/32-bit, both
+byte orders, BSD, 4.4BSD), the -R maps and -S tables, code of the callscan
+program, and sources.  Deterministic; run it again after adding cases."""
+import os, struct, glob
+here = os.path.dirname(os.path.abspath(__file__))
+tests = os.path.dirname(here)
+out = os.path.join(here, 'corpus')
+
+def put(target, name, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    open(os.path.join(d, name), 'wb').write(data)
+
+def gnu_records(d, w):
+    """(tag, fields...) of a GNU file with W-byte addresses, little-endian."""
+    p, recs = 20, []
+    a = 'Q' if w == 8 else 'I'
+    while p < len(d):
+        t = d[p]
+        if t == 0:
+            lo, hi, n, r = struct.unpack_from('<' + a + a + 'II', d, p + 1)
+            q = p + 1 + 2 * w + 8
+            dim = d[q:q + 16]
+            bins = struct.unpack_from('<%dH' % n, d, q + 16)
+            recs.append(('h', lo, hi, n, r, dim, bins)); p = q + 16 + 2 * n
+        elif t == 1:
+            f, s, c = struct.unpack_from('<' + a + a + 'I', d, p + 1)
+            recs.append(('a', f, s, c)); p += 1 + 2 * w + 4
+        elif t == 2:
+            n = struct.unpack_from('<I', d, p + 1)[0]
+            ents = [struct.unpack_from('<' + a + a, d, p + 5 + 2 * w * i) for i in range(n)]
+            recs.append(('b', ents)); p += 5 + 2 * w * n
+        else:
+            break
+    return recs
+
+def gnu_write(recs, w, be):
+    e = '>' if be else '<'
+    a = 'Q' if w == 8 else 'I'
+    o = bytearray(b'gmon' + struct.pack(e + 'I', 1) + bytes(12))
+    for r in recs:
+        if r[0] == 'h':
+            _, lo, hi, n, rate, dim, bins = r
+            o += b'\0' + struct.pack(e + a + a + 'II', lo, hi, n, rate) + dim
+            o += struct.pack(e + '%dH' % n, *bins)
+        elif r[0] == 'a':
+            o += b'\1' + struct.pack(e + a + a + 'I', *r[1:])
+        else:
+            o += b'\2' + struct.pack(e + 'I', len(r[1]))
+            for ent in r[1]: o += struct.pack(e + a + a, *ent)
+    return bytes(o)
+
+def small(recs, nbins=64, narcs=12):
+    o = []
+    for r in recs:
+        if r[0] == 'h':
+            _, lo, hi, n, rate, dim, bins = r
+            k = min(n, nbins)
+            o.append(('h', lo, lo + (hi - lo) * k // max(n, 1), k, rate, dim, bins[:k]))
+        elif r[0] == 'a' and narcs:
+            narcs -= 1; o.append(r)
+        elif r[0] == 'b':
+            o.append(('b', r[1][:8]))
+    return o
+
+# profiles: selector byte (bit 0: 32-bit, bit 1: big-endian, bits 2-3: format)
+for case, w in (('multi', 8), ('cycles', 8), ('cycles_m32', 4), ('synth_8_1', 8), ('callscan', 4), ('dotted', 8)):
+    d = open(os.path.join(tests, 'cases', case, 'gmon.out'), 'rb').read()
+    recs = small(gnu_records(d, w))
+    for be in (0, 1):
+        for fmt in (0, 3):
+            sel = (w == 4) | be << 1 | fmt << 2
+            put('profile', '%s_%s_%d' % (case, 'be' if be else 'le', fmt), bytes([sel]) + gnu_write(recs, w, be))
+    # BSD and 4.4BSD
+    h = [r for r in recs if r[0] == 'h'][0]
+    arcs = [r for r in recs if r[0] == 'a']
+    a = 'Q' if w == 8 else 'I'
+    for be in (0, 1):
+        e = '>' if be else '<'
+        bins = struct.pack(e + '%dH' % h[3], *h[6])
+        arc = b''.join(struct.pack(e + a + a + a, f, s, c) for _, f, s, c in arcs)
+        old = struct.pack(e + a + a + 'I', h[1], h[2], 2 * w + 4 + len(bins)) + bins + arc
+        new = struct.pack(e + a + a + 'III', h[1], h[2], 2 * w + 20 + len(bins), 0x51879, 100) + bytes(12) + bins + arc
+        put('profile', '%s_bsd_%d' % (case, be), bytes([(w == 4) | be << 1 | 1 << 2]) + old)
+        put('profile', '%s_44bsd_%d' % (case, be), bytes([(w == 4) | be << 1 | 2 << 2]) + new)
+        put('profile', '%s_bsdauto_%d' % (case, be), bytes([(w == 4) | be << 1]) + new)
+for f in ('bad_eof/gmon.bad', 'bad_bins/gmon.bad', 'headeronly/gmon.e', 'bad_short/gmon.bad'):
+    put('profile', f.replace('/', '_'), b'\0' + open(os.path.join(tests, 'cases', f), 'rb').read()[:4096])
+
+# -R maps and -S tables (one reader each, same bytes through both)
+for f in glob.glob(os.path.join(tests, 'progs', 'maps', '*.map')) + glob.glob(os.path.join(tests, 'cases', 'extsyms', '*.syms')):
+    put('map', os.path.basename(f), open(f, 'rb').read()[:8192])
+put('map', 'quirks', b' a.o:0 T main\n\n\tb.o:beta\nc.o:0 T \nc.o:x y z\n')
+
+# symspecs: table byte + spec per line; 'k' lines are -k pairs
+put('symspec', 'basic', b'\x04main\n\x05alpha.c\n\x00alpha.c:step\n\x0112\n\x02:helper\nkmain/beta\n\x06file.c:34\n\x08_Z3fooi\n')
+
+# -c: header (nsyms, scale, lowpc, vma, highpc) then code with calls
+code = bytearray()
+for i in range(16):
+    code += b'\x55\x89\xe5\xe8' + struct.pack('<i', 0x20 + 3 * i) + b'\x90' * 6 + b'\xc3'
+put('calls', 'forward', bytes([8, 2, 0x10, 0, 0, 0, 0, 0]) + struct.pack('<I', 0x400) + bytes(code))
+cs = os.path.join(tests, 'progs', 'callscan.s')
+put('calls', 'backward', bytes([5, 0, 0x10, 3, 0, 0, 0, 0]) + struct.pack('<I', 0x1000) + b'\xe8\xfb\xff\xff\xff\xe8\x00\x00\x00\x00' * 8)
+
+# sources: (-t/-z byte, n, line/count pairs) then the file
+for f in (os.path.join(tests, 'progs', 'multi', 'alpha.c'), os.path.join(tests, 'progs', 'cycles.c')):
+    put('annotate', os.path.basename(f), bytes([0x83, 3, 1, 5, 2, 0, 3, 201]) + open(f, 'rb').read()[:4096])
+put('annotate', 'nul_nonl', bytes([2, 2, 1, 9, 1, 250]) + b'int f(void) { return \0; }\nabc\0def\n\0\nlast')

@@ -1,0 +1,51 @@
+#!/bin/sh
+# hostile.sh -- inputs that never end or claim too much (issue 12): each
+# must fail (or finish) fast, with a clear message, in little memory.
+# Prints "ok ..." / "FAIL ..." lines for run.sh.  HOSTILE_NO_VLIMIT=1
+# (sanitizer builds, which reserve huge address space) skips the limits.
+cd "$(dirname "$0")"
+G=${HOSTILE_GPROF:-../gprof}
+w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+lim() { if [ -z "$HOSTILE_NO_VLIMIT" ]; then ulimit -v 262144; fi; ulimit -t 20; }
+say() { if [ "$1" = 0 ]; then echo "ok $2"; else echo "FAIL $2"; fi; }
+B=cases/multi/bin
+# expect NAME STATUS MESSAGE-PATTERN gprof-args...: status and stderr
+expect() {
+  name=$1 st=$2 pat=$3; shift 3
+  (lim; exec "$G" "$@") > "$w/out" 2> "$w/err"; rc=$?
+  [ $rc = "$st" ] && grep -q -- "$pat" "$w/err"
+  r=$?
+  [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 "$w/err"; }
+  say $r "$name"
+}
+expect "/dev/zero as the profile" 1 "file '/dev/zero' does not appear to be in gmon.out format" -b $B /dev/zero
+expect "/dev/zero as a GNU profile (-O magic)" 1 "has bad magic cookie" -b -O magic $B /dev/zero
+expect "/dev/zero as a 4.4BSD profile" 1 "has bad magic cookie" -b -O 4.4bsd $B /dev/zero
+expect "-R /dev/zero" 1 "unable to parse mapping file /dev/zero." -b -R /dev/zero $B cases/multi/gmon.out
+expect "-R /dev/urandom" 1 "unable to parse mapping file /dev/urandom." -b -R /dev/urandom $B cases/multi/gmon.out
+expect "-S /dev/zero" 1 "/dev/zero: no end of file after 268435456 bytes" -b -S /dev/zero $B cases/multi/gmon.out
+expect "-S /dev/null" 1 "file \`/dev/null' has no symbols" -b -S /dev/null $B cases/multi/gmon.out
+# a profile whose histogram claims 2^32-1 bins: no allocation of them
+python3 -c "
+import struct, sys
+sys.stdout.buffer.write(b'gmon' + struct.pack('<I', 1) + bytes(12) + b'\0' + struct.pack('<QQII', 0x1000, 0x2000, 0xffffffff, 100) + b'seconds'.ljust(15, b'\0') + b's' + bytes(64))" > "$w/big.gmon"
+expect "2^32-1 bins claimed, 32 present" 1 "unexpected EOF after reading 32 of 4294967295 samples" -b $B "$w/big.gmon"
+python3 -c "
+import struct, sys
+sys.stdout.buffer.write(struct.pack('<QQI', 0x1000, 0x2000, 0xfffffff0) + bytes(64))" > "$w/bigbsd.gmon"
+expect "BSD header claiming 2 GB of bins" 1 "unexpected EOF after reading 31/2147483630 bins" -b $B "$w/bigbsd.gmon"
+python3 -c "
+import struct, sys
+sys.stdout.buffer.write(b'gmon' + struct.pack('<I', 1) + bytes(12) + b'\2' + struct.pack('<I', 0xffffffff) + bytes(40))" > "$w/bigbb.gmon"
+expect "2^32-1 basic blocks claimed" 1 "No such file or directory" -b $B "$w/bigbb.gmon"
+# thousands of one-bin histogram records: a limit, not quadratic time
+python3 -c "
+import struct, sys
+o = bytearray(b'gmon' + struct.pack('<I', 1) + bytes(12))
+for i in range(5000):
+    o += b'\0' + struct.pack('<QQII', 0x1000 + 4 * i, 0x1004 + 4 * i, 1, 100) + b'seconds'.ljust(15, b'\0') + b's\1\0'
+sys.stdout.buffer.write(o)" > "$w/many.gmon"
+expect "5000 histogram ranges" 1 "more than 4096 histogram ranges" -b $B "$w/many.gmon"
+# -w 999999999: GNU's 1,333,335,657 bytes, written without building lines
+n=$( (lim; exec "$G" -b -q -w 999999999 $B cases/multi/gmon.out) | wc -c)
+[ "$n" = 1333335657 ]; say $? "-w 999999999 in 256 MB ($n bytes)"

@@ -1,0 +1,1 @@
+int fc(int x) { return x * 2; }
