@@ -124,6 +124,17 @@ for u in unit/*.c; do
      && "$out/$n" > "$out/$n.log" 2>&1; then ok; else bad "unit $n (see tests/out/$n.log)"; fi
 done
 
+# 7. The exports (--dot, --callgrind, --json), read back by dot,
+#    callgrind_annotate and a JSON Schema check (tests/exports.sh).
+GPROF="$GPROF" OUT="$out/exports" sh exports.sh > "$out/exports.log" 2>&1
+while IFS= read -r l; do
+  case $l in
+    ok*) ok;;
+    FAIL*) bad "exports: ${l#FAIL }";;
+  esac
+done < "$out/exports.log"
+grep -q '^ok 20000 functions' "$out/exports.log" || bad "exports: the tests did not run to the end (see tests/out/exports.log)"
+
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
