@@ -17,7 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export.h"
+#include "export_callgrind.h"
 #include "options.h"
 #include "source.h"
 #include "sym_ids.h"

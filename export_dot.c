@@ -16,7 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export.h"
+#include "export_dot.h"
 #include "options.h"
 #include "sym_ids.h"
 

@@ -8,7 +8,7 @@
  * data for them, whatever reports the options select. */
 #include <stdlib.h>
 #include <string.h>
-#include "export.h"
+#include "export_json.h"
 #include "options.h"
 #include "cg_print.h"
 #include "source.h"
