@@ -133,6 +133,19 @@ if [ $rc = 1 ] && grep -q threshold $f/err && [ ! -e $f/t.dot ]; then ok "bad th
   && dot -Tsvg $f/z.dot -o $f/z.svg && r=$($py tools/exportcheck.py dot $f/z.json $f/z.dot 0 0) \
   && ok "-z, thresholds 0: $r" || bad "-z, thresholds 0: $r"
 
+# Symspecs, -e/-E/-f/-F, -k shape the picture as they shape the graph
+# (exportcheck derives the expected nodes and edges from the JSON, which
+# the loop above checked against the text for these options).
+for o in "-e spin" "-E spin" "-f work" "-F tri_a" "-k work/fact" "-qfact" "-Qspin"; do
+  (cd $m && "$GPROF" -b $o --node-threshold=0 --edge-threshold=0 --dot=$f/s.dot --json=$f/s.json bin gmon.out > $f/s.txt) \
+    && r=$($py tools/exportcheck.py json $f/s.json $f/s.txt) \
+    && dot -Tsvg $f/s.dot -o $f/s.svg && r=$($py tools/exportcheck.py dot $f/s.json $f/s.dot 0 0) \
+    && ok "dot [$o]: $r" || bad "dot [$o]: $r"
+done
+if callgrind_annotate --inclusive=yes --tree=caller $OUT/cl_cycles.cg > $f/incl.ann 2>&1 \
+   && grep -q 'work' $f/incl.ann && grep -q 'PROGRAM TOTALS' $f/incl.ann; then
+  ok "callgrind_annotate --inclusive=yes --tree=caller"; else bad "callgrind_annotate --inclusive=yes: $(head -3 $f/incl.ann)"; fi
+
 # 6. 20,000 functions and 200,000 arcs: dot renders the default picture
 #    in well under a minute.
 b=$OUT/big; $py tools/synth.py 20000 200000 5 $b > /dev/null
