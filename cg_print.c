@@ -22,6 +22,11 @@ void print_notice(void)
 
 static int printed(const Sym *s)
 {
+  return cg_entry_printed(s);
+}
+
+int cg_entry_printed(const Sym *s)
+{
   if (!s->print_flag) return 0;
   if (s->is_cycle) return 1;
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
@@ -233,6 +238,24 @@ static size_t collect(Printer *P, Arc *list, int parents)
   return n;
 }
 
+/* The same orders for other callers (the exports): an entry's arcs or a
+   cycle's members as the graph lists them, with no trace. */
+size_t cg_entry_arcs(const Sym *s, int parents, Arc ***v, size_t *cap)
+{
+  Printer pr = { NULL, 0, 0, NULL, 0 };
+  size_t n = 0;
+  for (Arc *a = parents ? s->parents : s->children; a; a = parents ? a->next_parent : a->next_child)
+    key_slot(&pr, n++)->a = a;
+  if (n > 1) qsort(pr.keys, n, sizeof *pr.keys, parents ? key_asc : key_desc);
+  if (n + 1 > *cap) {
+    *cap = n + 1;
+    *v = xrealloc(*v, *cap * sizeof **v);
+  }
+  for (size_t i = 0; i < n; i++) (*v)[i] = pr.keys[i].a;
+  free(pr.keys);
+  return n;
+}
+
 static uint64_t calls_of(const Sym *s)
 {
   return s->cycle_num ? s->cyc_head->ncalls : s->ncalls;
@@ -326,6 +349,22 @@ static int cmp_member(const void *a, const void *b)
   if (cp > cq) return -1;
   if (cp < cq) return 1;
   return x->pos < y->pos ? -1 : 1;
+}
+
+size_t cg_entry_members(const Sym *cyc, Sym ***v, size_t *cap)
+{
+  Printer pr = { NULL, 0, 0, NULL, 0 };
+  size_t n = 0;
+  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+    key_slot(&pr, n++)->s = m;
+  if (n > 1) qsort(pr.keys, n, sizeof *pr.keys, cmp_member);
+  if (n + 1 > *cap) {
+    *cap = n + 1;
+    *v = xrealloc(*v, *cap * sizeof **v);
+  }
+  for (size_t i = 0; i < n; i++) (*v)[i] = pr.keys[i].s;
+  free(pr.keys);
+  return n;
 }
 
 static void print_members(Printer *P, Sym *cyc)

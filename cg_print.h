@@ -10,4 +10,10 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long granularit
 void cg_print_index(const CallGraph *cg, const SymTab *tab);
 void print_notice(void);
 void cg_print_name(const SymTab *tab, const Sym *s);   /* name <cycle N> [index] */
+/* For the exports: whether S's entry is printed, and the lines of an
+   entry in the order the graph prints them -- S's caller arcs (PARENTS)
+   or callee arcs, a cycle's members -- into *V (grown to *CAP). */
+int cg_entry_printed(const Sym *s);
+size_t cg_entry_arcs(const Sym *s, int parents, Arc ***v, size_t *cap);
+size_t cg_entry_members(const Sym *cyc, Sym ***v, size_t *cap);
 #endif

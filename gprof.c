@@ -17,6 +17,7 @@
 #include "cg_print.h"
 #include "cg_order.h"
 #include "annotate.h"
+#include "export.h"
 #include <libiberty/demangle.h>
 
 #define GPROF_VERSION "0.1"
@@ -58,6 +59,12 @@ static const struct option long_opts[] = {
   { "width", required_argument, 0, 'w' },
   { "all-lines", no_argument, 0, 'x' },
   { "external-symbol-table", required_argument, 0, 'S' },
+  /* the exports: long options only, no GNU short option changes meaning */
+  { "dot", optional_argument, 0, 1010 },
+  { "callgrind", optional_argument, 0, 1011 },
+  { "json", optional_argument, 0, 1012 },
+  { "node-threshold", required_argument, 0, 1013 },
+  { "edge-threshold", required_argument, 0, 1014 },
   { 0, 0, 0, 0 }
 };
 
@@ -114,6 +121,12 @@ static void help(void)
     "  -s, --sum                     write the summed data to gmon.sum\n"
     "  -i, --file-info               count the records in each profile file\n"
     "  -O, --file-format=FORMAT      auto, bsd, 4.4bsd or magic\n"
+    "Exports (FILE \"-\" is standard output, which then holds only that):\n"
+    "      --dot[=FILE]              the call graph for Graphviz (gprof.dot)\n"
+    "      --node-threshold=PCT      leave out nodes under PCT%% of the time (0.5)\n"
+    "      --edge-threshold=PCT      leave out edges under PCT%% of the time (0.1)\n"
+    "      --callgrind[=FILE]        callgrind format (callgrind.out.gprof)\n"
+    "      --json[=FILE]             the whole analysis as JSON (gprof.json)\n"
     "Other:\n"
     "  -d, --debug[=N]               traces of the analysis (see gprof(1))\n"
     "  -h, --help                    this text\n"
@@ -153,6 +166,16 @@ static void add_static_arc(void *cg, Sym *parent, Sym *callee)
   arc_add(cg, parent, callee, 0);
 }
 
+/* --node-threshold, --edge-threshold: a percentage. */
+static double threshold(const char *arg)
+{
+  char *end;
+  double v = strtod(arg, &end);
+  if (end == arg || *end || !(v >= 0 && v <= 100))
+    fatal("%s: invalid threshold `%s' (a percentage from 0 to 100)\n", opt.whoami, arg);
+  return v;
+}
+
 int main(int argc, char **argv)
 {
   const char *a_out = "a.out";
@@ -161,6 +184,8 @@ int main(int argc, char **argv)
   Options *o = options_for_startup();
   SymSpecs specs;
   sym_id_init(&specs);
+  ExportOptions exports;
+  export_options_init(&exports);
   o->whoami = argv[0];
   util_set_name(argv[0]);
   /* reports run to tens of megabytes: write them in large blocks */
@@ -254,6 +279,11 @@ int main(int argc, char **argv)
       break;
     case 1001: o->demangle = 0; break;
     case 1002: o->inline_names = 1; break;
+    case 1010: exports.dot = optarg ? optarg : "gprof.dot"; break;
+    case 1011: exports.callgrind = optarg ? optarg : "callgrind.out.gprof"; break;
+    case 1012: exports.json = optarg ? optarg : "gprof.json"; break;
+    case 1013: exports.node_threshold = threshold(optarg); break;
+    case 1014: exports.edge_threshold = threshold(optarg); break;
     case '?': usage(stderr, 1); break;
     default: break;
     }
@@ -320,6 +350,18 @@ int main(int argc, char **argv)
   if (graph && !prof.have_arcs) {
     if (explicit) fatal("%s: gmon.out file is missing call-graph data\n", opt.whoami);
     graph = 0;
+  }
+  /* the exports, from the same analysis; one sent to standard output
+     takes the place of the text */
+  if (exports.dot || exports.callgrind || exports.json) {
+    int nout = (exports.dot && !strcmp(exports.dot, "-")) +
+               (exports.callgrind && !strcmp(exports.callgrind, "-")) +
+               (exports.json && !strcmp(exports.json, "-"));
+    if (nout > 1) fatal("%s: only one export may go to standard output\n", opt.whoami);
+    ExportInput in = { a_out, files, nfiles, &syms, prof.have_hist ? &prof.hist : NULL,
+                       prof.have_arcs ? cg : NULL };
+    export_write_all(&exports, &in);
+    if (nout) return 0;
   }
   double hz = prof.hist.hz;
   long gran = hist_granularity_bytes(&prof.hist);

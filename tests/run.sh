@@ -151,6 +151,17 @@ if command -v python3 > /dev/null; then
   grep -q '^mutate: ' "$out/mutate.log" || bad "mutate: did not finish (see tests/out/mutate.log)"
 fi
 
+# 8. The exports (--dot, --callgrind, --json), read back by dot,
+#    callgrind_annotate and a JSON Schema check (tests/exports.sh).
+GPROF="$GPROF" OUT="$out/exports" sh exports.sh > "$out/exports.log" 2>&1
+while IFS= read -r l; do
+  case $l in
+    ok*) ok;;
+    FAIL*) bad "exports: ${l#FAIL }";;
+  esac
+done < "$out/exports.log"
+grep -q '^ok 20000 functions' "$out/exports.log" || bad "exports: the tests did not run to the end (see tests/out/exports.log)"
+
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

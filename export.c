@@ -1,0 +1,72 @@
+/* export.c -- writing the exports whole or not at all (export.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export.h"
+#include "options.h"
+#include "export_dot.h"
+#include "export_callgrind.h"
+#include "export_json.h"
+
+enum { EXPORT_DOT, EXPORT_CALLGRIND, EXPORT_JSON, EXPORT_KINDS };
+
+void export_options_init(ExportOptions *eo)
+{
+  memset(eo, 0, sizeof *eo);
+  eo->node_threshold = 0.5;     /* the thresholds people are used to */
+  eo->edge_threshold = 0.1;
+}
+
+static const char *target(const ExportOptions *eo, int kind)
+{
+  return kind == EXPORT_DOT ? eo->dot : kind == EXPORT_CALLGRIND ? eo->callgrind : eo->json;
+}
+
+int export_to_stdout(const ExportOptions *eo)
+{
+  for (int k = 0; k < EXPORT_KINDS; k++)
+    if (target(eo, k) && !strcmp(target(eo, k), "-")) return 1;
+  return 0;
+}
+
+static void write_one(int kind, FILE *f, const ExportOptions *eo, const ExportInput *in)
+{
+  if (kind == EXPORT_DOT) export_dot(f, in, eo);
+  else if (kind == EXPORT_CALLGRIND) export_callgrind(f, in);
+  else export_json(f, in);
+}
+
+void export_write_all(const ExportOptions *eo, const ExportInput *in)
+{
+  AtomicFile af[EXPORT_KINDS];
+  int open[EXPORT_KINDS] = { 0 }, k, e;
+  /* open every file first, so an unwritable one stops the run before
+     anything is written */
+  for (k = 0; k < EXPORT_KINDS; k++) {
+    const char *path = target(eo, k);
+    if (!path || !strcmp(path, "-")) continue;
+    if ((e = atomic_open(&af[k], path)) != 0) {
+      for (int j = 0; j < k; j++) if (open[j]) atomic_abort(&af[j]);
+      fatal("%s: %s: %s\n", opt.whoami, path, strerror(e));
+    }
+    open[k] = 1;
+  }
+  for (k = 0; k < EXPORT_KINDS; k++) {
+    const char *path = target(eo, k);
+    if (!path) continue;
+    if (!open[k]) {             /* "-": standard output */
+      write_one(k, stdout, eo, in);
+      if (fflush(stdout) || ferror(stdout)) fatal("%s: standard output: %s\n", opt.whoami, strerror(errno));
+      continue;
+    }
+    write_one(k, af[k].f, eo, in);
+  }
+  for (k = 0; k < EXPORT_KINDS; k++) {
+    if (!open[k]) continue;
+    if ((e = atomic_commit(&af[k])) != 0) {
+      open[k] = 0;
+      for (int j = k + 1; j < EXPORT_KINDS; j++) if (open[j]) atomic_abort(&af[j]);
+      fatal("%s: %s: %s\n", opt.whoami, target(eo, k), strerror(e));
+    }
+  }
+}

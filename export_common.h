@@ -1,0 +1,44 @@
+/* export_common.h -- what the three exports share: what they are given,
+ * what was asked of them, the call graph's totals and the writing of
+ * strings and numbers in JSON and DOT.
+ *
+ * The exports read the same structs the text reports print from (SymTab,
+ * HistSet, CallGraph), after the analysis, and never the text.  Their
+ * figures are the text's, unrounded: times in seconds (samples / rate),
+ * percentages of the same totals, the same entries, index numbers and
+ * arc lines. */
+#ifndef EXPORT_COMMON_H
+#define EXPORT_COMMON_H
+#include "hist.h"
+#include "cg_arcs.h"
+
+/* What the exports are given: the driver's state after the analysis. */
+typedef struct {
+  const char *program;          /* the object file as named */
+  char **profiles;              /* the profile files read */
+  int nprofiles;
+  const SymTab *tab;
+  const HistSet *hist;          /* NULL without histogram records */
+  const CallGraph *cg;          /* NULL without call-graph records */
+} ExportInput;
+
+/* What was asked for on the command line. */
+typedef struct {
+  const char *dot, *callgrind, *json;   /* FILE, "-" or NULL (not wanted) */
+  double node_threshold, edge_threshold; /* percent, for --dot */
+} ExportOptions;
+
+/* The samples the call graph's percentages divide by: every symbol's
+   propagated self time (cg_print.c's "print time"). */
+double export_print_time(const SymTab *tab);
+/* Is S's entry printed in the call graph (as cg_print decides)? */
+int export_entry_printed(const Sym *s);
+/* Writes V as a JSON number (shortest form that reads back the same);
+   null when V is not finite. */
+void export_json_number(FILE *f, double v);
+/* Writes S as a JSON string (quoted; a byte that is not part of valid
+   UTF-8 as the escape \udc80-\udcff, as Python's surrogateescape). */
+void export_json_string(FILE *f, const char *s);
+/* Writes S escaped for a double-quoted DOT string (no quotes added). */
+void export_dot_text(FILE *f, const char *s);
+#endif

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Checks an export against the text report of the same run.
+
+  exportcheck.py json FILE.json REPORT.txt
+      Renders the flat profile rows, the call graph entries and the -C
+      lines from the JSON with the text's formats and compares them with
+      the report, line for line (so every figure, name, index and order
+      agrees); the index's entries are compared as a set.  Prints what it
+      compared; exit 1 on a difference or when nothing was compared.
+  exportcheck.py callgrind FILE.json ANNOTATE.txt
+      ANNOTATE.txt is `callgrind_annotate --threshold=100` on the callgrind
+      file: its total and each function's self cost (microseconds) must
+      agree with the JSON's flat profile (the same run's).
+  exportcheck.py dot FILE.json FILE.dot [NODE% EDGE%]
+      The DOT file has exactly the nodes and edges the thresholds (0.5 and
+      0.1 by default) keep of the JSON's call graph.
+  exportcheck.py svg FILE.json FILE.svg
+      Every call-graph function's name shows in the picture dot drew."""
+import json, math, re, sys
+
+PREFIX = {'K': 1e-3, '': 1, 'm': 1e3, 'u': 1e6, 'n': 1e9, 'p': 1e12, 'f': 1e15, 'a': 1e18, 'T': 1e-12}
+
+
+def num(v):
+    return float('nan') if v is None else v
+
+
+def fix_nan(line):
+    return line.replace('-nan', ' nan')
+
+
+def name_of(x, cycle=None, printed=True):
+    s = x['display']
+    if cycle: s += ' <cycle %d>' % cycle
+    return s + (' [%d]' % x['index'] if printed else ' (%d)' % x['index'])
+
+
+ROW = re.compile(r'^\s*(-?nan|[\d.]+)\s+(-?nan|[\d.]+)\s+(-?nan|[\d.]+)')
+
+
+def render_flat(doc, unit_scale):
+    out = []
+    for r in doc['flat_profile']:
+        s = '%6.2f %9.2f %8.2f' % (r['percent'], num(r['cumulative_seconds']), num(r['self_seconds']))
+        if r['calls']:
+            s += ' %8d %8.2f %8.2f  ' % (r['calls'], num(r['self_seconds_per_call']) * unit_scale,
+                                         num(r['total_seconds_per_call']) * unit_scale)
+        else:
+            s += ' %8s %8s %8s  ' % ('', '', '')
+        out.append(s + r['display'])
+    return out
+
+
+def render_line(ln):
+    nm = name_of(ln, ln['cycle'], ln['printed'])
+    if ln['within']:
+        return '%6s %5s %7s %7s %7d %7s     ' % ('', '', '', '', ln['calls'], '') + nm
+    return '%6s %5s %7.2f %7.2f %7d/%-7d     ' % ('', '', num(ln['self_seconds']), num(ln['children_seconds']),
+                                                  ln['calls'], ln['total_calls']) + nm
+
+
+def render_graph(doc):
+    out = []
+    for e in doc['call_graph']['entries']:
+        if e['kind'] == 'function':
+            if e['spontaneous']:
+                out.append('%6s %5s %7s %7s %7s %7s     <spontaneous>' % ('', '', '', '', '', ''))
+            out += [render_line(l) for l in e['parents']]
+        s = '%-6.6s %5.1f %7.2f %7.2f' % ('[%d]' % e['index'], e['percent'], num(e['self_seconds']),
+                                          num(e['children_seconds']))
+        if e['calls'] + e['self_calls'] == 0: s += ' %7s %7s ' % ('', '')
+        elif e['self_calls']: s += ' %7d+%-7d ' % (e['calls'], e['self_calls'])
+        else: s += ' %7d %7s ' % (e['calls'], '')
+        if e['kind'] == 'cycle':
+            s += '<cycle %d as a whole> [%d]' % (e['cycle'], e['index'])
+        else:
+            s += name_of(e, e['cycle'])
+        out.append(s)
+        if e['kind'] == 'cycle':
+            for m in e['members']:
+                s = '%6s %5s %7.2f %7.2f %7d' % ('', '', num(m['self_seconds']), num(m['children_seconds']), m['calls'])
+                s += ('+%-7d     ' % m['self_calls']) if m['self_calls'] else (' %7s     ' % '')
+                out.append(s + name_of(m, e['cycle'], m['printed']))
+        else:
+            out += [render_line(l) for l in e['children']]
+        out.append('-' * 47)
+    return out
+
+
+def block(lines, start, stop):
+    """The lines after the first matching START up to one matching STOP."""
+    for i, l in enumerate(lines):
+        if start(l):
+            j = i + 1
+            while j < len(lines) and not stop(lines[j]):
+                j += 1
+            return lines[i + 1:j]
+    return None
+
+
+def fail(msg, want, got):
+    print('exportcheck: ' + msg)
+    for k, (w, g) in enumerate(zip(want + [''] * len(got), got + [''] * len(want))):
+        if w != g:
+            print('  line %d\n  json: %r\n  text: %r' % (k + 1, w, g))
+            break
+    sys.exit(1)
+
+
+def check_json(doc, text):
+    lines = [fix_nan(l) for l in text.split('\n')]
+    done = []
+    flat = block(lines, lambda l: l.startswith(' time   seconds   seconds'), lambda l: l == '' or l.startswith('\f'))
+    if flat is not None:
+        if doc['flat_profile'] is None: fail('flat profile missing from the JSON', [], flat)
+        hdr = [l for l in lines if l.startswith(' time   seconds   seconds')][0]
+        unit = re.search(r'(\S*)s/call', hdr).group(1)
+        want = [fix_nan(l) for l in render_flat(doc, PREFIX[unit])]
+        # -r and -R lists follow the rows with no blank line between
+        if len(flat) > len(want) and not any(ROW.match(l) for l in flat[len(want):]):
+            flat = flat[:len(want)]
+        if want != flat: fail('flat profile rows differ', want, flat)
+        done.append('%d flat rows' % len(flat))
+    graph = block(lines, lambda l: l.startswith('index % time'), lambda l: l == '' or l.startswith('\f'))
+    if graph is not None:
+        want = [fix_nan(l) for l in render_graph(doc)]
+        if want != graph: fail('call graph differs', want, graph)
+        done.append('%d graph lines' % len(graph))
+        idx = block(lines, lambda l: l == 'Index by function name', lambda l: l.startswith('\f'))
+        if idx is not None:
+            got = sorted(re.findall(r'[\[(]\d+[\])]', '\n'.join(idx)))
+            want = sorted(('[%d]' if x['printed'] else '(%d)') % x['index'] for x in doc['call_graph']['index'])
+            if want != got: fail('index entries differ', want, got)
+            done.append('%d index entries' % len(got))
+    execs = [l for l in lines if re.match(r'^.*:\d+: \(.*:0x[0-9a-f]+\) \d+ executions$', l)]
+    if execs:
+        want = ['%s:%d: (%s:0x%x) %d executions' % (x['file'] or '<unknown>', x['line'] or 0, x['name'],
+                                                     x['address'], x['calls']) for x in doc['exec_counts']]
+        if sorted(want) != sorted(execs): fail('execution counts differ', sorted(want), sorted(execs))
+        done.append('%d exec lines' % len(execs))
+    if not done:
+        print('exportcheck: nothing to compare')
+        sys.exit(2)
+    print('json agrees: ' + ', '.join(done))
+
+
+def check_callgrind(doc, ann):
+    m = re.search(r'^\s*([\d,]+|\.)\s.*PROGRAM TOTALS', ann, re.M)
+    if not m:
+        print('exportcheck: no PROGRAM TOTALS in callgrind_annotate output'); sys.exit(1)
+    total = 0 if m.group(1) == '.' else int(m.group(1).replace(',', ''))
+    rows = doc['flat_profile'] or []
+    cum = rows[-1]['cumulative_seconds'] if rows else 0.0
+    if abs(total / 1e6 - (cum or 0.0)) > 1e-6 * (1 + len(rows)):
+        print('exportcheck: callgrind total %d us, flat profile %r s' % (total, cum)); sys.exit(1)
+    # the functions table: "cost (pct)  file:function [object]"
+    got = {}
+    for l in ann.split('\n'):
+        mm = re.match(r'^\s*([\d,]+) (?:\(\s*[\d.]+%\)|\s+)\s+(.*?):(.*) \[(.*)\]$', l)
+        if mm: got.setdefault(mm.group(3), []).append(int(mm.group(1).replace(',', '')))
+    n = 0
+    for r in rows:
+        if not r['self_seconds']: continue
+        us = r['self_seconds'] * 1e6
+        name = ''.join('?' if ord(ch) < 32 or ord(ch) == 127 else ch for ch in r['display'])
+        cands = got.get(name, [])
+        if not any(abs(c - us) <= 1.0 + 1e-9 * us for c in cands):
+            print('exportcheck: %r: %.1f us in the flat profile, callgrind_annotate shows %r' % (name, us, cands))
+            sys.exit(1)
+        n += 1
+    print('callgrind agrees: total %d us, %d functions' % (total, n))
+
+
+def drawn_sets(doc, node_thr, edge_thr):
+    cg = doc['call_graph']
+    if cg is None or not cg['propagated_seconds']:
+        return None, None
+    ids = {}
+    for e in cg['entries']:
+        if e['percent'] >= node_thr:
+            ids[e['index']] = ('c%d' % e['cycle']) if e['kind'] == 'cycle' else ('n%d' % e['index'])
+    edges = set()
+    for e in cg['entries']:
+        if e['kind'] != 'function' or e['index'] not in ids: continue
+        for c in e['children']:
+            if c['index'] not in ids: continue
+            if not c['within'] and not (100.0 * (c['self_seconds'] + c['children_seconds'])
+                                        / cg['propagated_seconds'] >= edge_thr):
+                continue
+            edges.add((ids[e['index']], ids[c['index']]))
+    return set(ids.values()), edges
+
+
+def check_dot(doc, dot, node_thr, edge_thr):
+    nodes = set(re.findall(r'^\s*([nc]\d+) \[', dot, re.M))
+    edges = set(re.findall(r'^\s*(n\d+) -> (n\d+) \[', dot, re.M))
+    want_n, want_e = drawn_sets(doc, node_thr, edge_thr)
+    if want_n is None:
+        print('dot: %d nodes, %d edges (no time: weighed by calls)' % (len(nodes), len(edges))); return
+    if nodes != want_n:
+        print('exportcheck: DOT nodes differ: only in DOT %s, only in JSON %s' % (sorted(nodes - want_n)[:5], sorted(want_n - nodes)[:5]))
+        sys.exit(1)
+    if edges != want_e:
+        print('exportcheck: DOT edges differ: only in DOT %s, only in JSON %s' % (sorted(edges - want_e)[:5], sorted(want_e - edges)[:5]))
+        sys.exit(1)
+    print('%d nodes, %d edges as the thresholds keep' % (len(nodes), len(edges)))
+
+
+def dot_name(s):
+    """What a name becomes in a DOT label: controls as '?', stray bytes as
+    their Latin-1 characters."""
+    out = ''
+    for ch in s:
+        o = ord(ch)
+        out += '?' if o < 32 or o == 127 else chr(o - 0xdc00) if 0xdc80 <= o <= 0xdcff else ch
+    return out
+
+
+def check_svg(doc, svgfile):
+    import xml.etree.ElementTree as ET
+    texts = [el.text or '' for el in ET.parse(svgfile).iter() if el.tag.endswith('}text')]
+    n = 0
+    for e in doc['call_graph']['entries']:
+        if e['kind'] != 'function' or e['percent'] < 0.5: continue
+        want = dot_name(e['display'])
+        if not any(t.startswith(want) for t in texts):
+            print('exportcheck: %r not in the SVG' % want); sys.exit(1)
+        n += 1
+    print('%d names drawn as they are' % n)
+
+
+if __name__ == '__main__':
+    mode, jf, tf = sys.argv[1:4]
+    if mode in ('dot', 'svg'):
+        doc = json.load(open(jf, encoding='utf-8'))
+        if mode == 'svg': check_svg(doc, tf)
+        else:
+            thr = [float(x) for x in sys.argv[4:6]] or [0.5, 0.1]
+            check_dot(doc, open(tf, encoding='utf-8', errors='surrogateescape').read(), *thr)
+        sys.exit(0)
+    doc = json.load(open(jf, encoding='utf-8'))
+    text = open(tf, encoding='utf-8', errors='surrogateescape').read()
+    if mode == 'json': check_json(doc, text)
+    else: check_callgrind(doc, text)
