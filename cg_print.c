@@ -242,17 +242,26 @@ static size_t collect(Printer *P, Arc *list, int parents)
    cycle's members as the graph lists them, with no trace. */
 size_t cg_entry_arcs(const Sym *s, int parents, Arc ***v, size_t *cap)
 {
-  Printer pr = { NULL, 0, 0, NULL, 0 };
+  Printer pr = { 0 };
   size_t n = 0;
-  for (Arc *a = parents ? s->parents : s->children; a; a = parents ? a->next_parent : a->next_child)
-    key_slot(&pr, n++)->a = a;
-  if (n > 1) qsort(pr.keys, n, sizeof *pr.keys, parents ? key_asc : key_desc);
+  for (Arc *a = parents ? s->parents : s->children; a; a = parents ? a->next_parent : a->next_child) {
+    ArcKey *k = key_slot(&pr, n++);
+    k->a = a;
+    k->rank = arc_rank(a);
+    k->t = a->time + a->child_time;
+    k->count = a->count;
+  }
+  if (n > 1) {
+    pr.tmp = xmalloc(n * sizeof *pr.tmp);
+    sort_keys(pr.keys, pr.tmp, n, !parents);
+  }
   if (n + 1 > *cap) {
     *cap = n + 1;
     *v = xrealloc(*v, *cap * sizeof **v);
   }
   for (size_t i = 0; i < n; i++) (*v)[i] = pr.keys[i].a;
   free(pr.keys);
+  free(pr.tmp);
   return n;
 }
 
@@ -353,7 +362,7 @@ static int cmp_member(const void *a, const void *b)
 
 size_t cg_entry_members(const Sym *cyc, Sym ***v, size_t *cap)
 {
-  Printer pr = { NULL, 0, 0, NULL, 0 };
+  Printer pr = { 0 };
   size_t n = 0;
   for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
     key_slot(&pr, n++)->s = m;
