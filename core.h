@@ -24,4 +24,13 @@ const unsigned char *core_text_space(vma_t *vma, size_t *size);
 void core_find_calls(vma_t lowpc, vma_t highpc);
 /* The per-architecture scanners: PARENT's code in [start, end). */
 void i386_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
+void aarch64_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
+void sparc_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
+void mips_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
+void alpha_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
+void vax_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
+void tahoe_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
+/* The pseudo-function "<indirect child>" that calls through a register
+   or memory lead to (mips, alpha, vax, tahoe); not in symtab. */
+Sym *core_indirect_child(void);
 #endif
