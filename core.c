@@ -143,6 +143,12 @@ void core_find_calls(vma_t lowpc, vma_t highpc)
             bfd_printable_name(core_bfd));
     return;
   }
+  core_scan_calls(scan, lowpc, highpc);
+}
+
+void core_scan_calls(void (*scan)(Sym *, vma_t, vma_t, vma_t, vma_t), vma_t lowpc,
+                     vma_t highpc)
+{
   for (size_t i = 0; i < symtab.len; i++) {
     Sym *s = &symtab.base[i];
     /* the range GNU scans: the function, clipped to the histogram */

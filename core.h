@@ -22,6 +22,9 @@ const unsigned char *core_text_space(vma_t *vma, size_t *size);
 /* -c: adds the calls found in the code of each function (its part inside
    [lowpc, highpc), the histogram's range) as arcs of count zero. */
 void core_find_calls(vma_t lowpc, vma_t highpc);
+/* The same with a given scanner (unit tests reach vax.c this way). */
+void core_scan_calls(void (*scan)(Sym *, vma_t, vma_t, vma_t, vma_t), vma_t lowpc,
+                     vma_t highpc);
 /* The per-architecture scanners: PARENT's code in [start, end). */
 void i386_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);
 void aarch64_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t highpc);

@@ -65,7 +65,7 @@ void tahoe_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t hig
     size_t a2 = tahoe_operand_len(d, avail - 1 - a1, 1);
     if (!a2) continue;
     unsigned mode = d[0] >> 4, reg = d[0] & 15;
-    if (mode <= 5) continue;                      /* literal, register */
+    if (mode <= 3 || mode == 5) continue;         /* literal, register */
     vma_t next = pc + 1 + a1 + a2;                /* after the instruction */
     int known = 1;
     vma_t dest = 0;
