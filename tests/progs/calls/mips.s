@@ -7,6 +7,11 @@
 \name:
 	.endm
 	.text
+# a local function where the linker puts _ftext (a global without a
+# type): GNU names the address _ftext
+	.type lead, @function
+lead:	jal t_exact
+	nop
 fn _start
 	jal t_exact
 	nop
