@@ -2,7 +2,9 @@
  *
  * Measured on GNU gprof 2.40 (multi-target build) with hand-made code
  * (doc/DESIGN.md, "Other targets"): every 4-byte word from the start of
- * the range, read little-endian, whose bits 30..26 are 00101 -- BL and the
+ * the range, read in the object's byte order (so on big-endian aarch64_be
+ * objects, whose code is little-endian all the same, GNU finds nothing
+ * real), whose bits 30..26 are 00101 -- BL and the
  * plain branch B alike, so tail calls count -- is a call; the target is
  * the word's address plus the signed 26-bit immediate times 4, cut to 32
  * bits (targets at or above 4 GiB are never found).  Conditional branches,
@@ -22,8 +24,9 @@ void aarch64_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t h
   for (vma_t pc = start; pc < end; pc += 4) {
     if (pc < base || pc - base > size || size - (pc - base) < 4) continue;
     const unsigned char *p = text + (pc - base);
-    uint32_t insn = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-                    | (uint32_t)p[3] << 24;
+    uint32_t insn = opt.big_endian
+      ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3]
+      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | (uint32_t)p[0];
     if ((insn & 0x7c000000u) != 0x14000000u) continue;
     int64_t off = (int64_t)(insn & 0x03ffffffu);
     if (off & 0x02000000) off -= 0x04000000;

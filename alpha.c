@@ -2,7 +2,8 @@
  *
  * Measured on GNU gprof 2.40 (multi-target build) with hand-made code
  * (doc/DESIGN.md, "Other targets"): every 4-byte word from the start of
- * the range, read little-endian, is decoded:
+ * the range, read in the object's byte order (always little-endian), is
+ * decoded:
  * - BSR (opcode 0x34, any link register): the target is the address
  *   after the BSR plus the signed 21-bit displacement, *not* times 4,
  *   cut to 32 bits; it counts when it lies inside the histogram's range
@@ -25,8 +26,9 @@ void alpha_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t hig
   for (vma_t pc = start; pc < end; pc += 4) {
     if (pc < base || pc - base > size || size - (pc - base) < 4) continue;
     const unsigned char *p = text + (pc - base);
-    uint32_t insn = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-                    | (uint32_t)p[3] << 24;
+    uint32_t insn = opt.big_endian
+      ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3]
+      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | (uint32_t)p[0];
     unsigned op = insn >> 26;
     if (op == 0x34) {
       int64_t off = (int64_t)(insn & 0x1fffffu);

@@ -2,7 +2,7 @@
  *
  * Measured on GNU gprof 2.40 (multi-target build) with hand-made code
  * (doc/DESIGN.md, "Other targets"): every 4-byte word from the start of
- * the range, read big-endian, whose two top bits (the format field "op")
+ * the range, read in the object's byte order, whose two top bits (the format field "op")
  * are not both zero is taken for a CALL -- so not only CALL (op 01) but
  * every arithmetic, memory and jmpl word (op 10, 11) is a candidate,
  * while SETHI, branches and NOP (op 00) are not.  The target is the
@@ -24,8 +24,9 @@ void sparc_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t hig
   for (vma_t pc = start; pc < end; pc += 4) {
     if (pc < base || pc - base > size || size - (pc - base) < 4) continue;
     const unsigned char *p = text + (pc - base);
-    uint32_t insn = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8
-                    | (uint32_t)p[3];
+    uint32_t insn = opt.big_endian
+      ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3]
+      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | (uint32_t)p[0];
     if ((insn & 0xc0000000u) == 0) continue;
     int64_t off = (int64_t)(insn & 0x3fffffffu);
     if (off & 0x20000000) off -= 0x40000000;

@@ -54,14 +54,14 @@ build cross_alpha      alpha-linux-gnu   alpha   "-O2"         150000
 # Hand-made call forms (tests/progs/calls): one function per instruction
 # form, linked low (GNU's finders cut targets to 32 bits) and, for two of
 # them, above 4 GiB; an empty histogram that ends at t_end.
-callform() { # case source triple text-address
-  name=$1 src=$2 t=$3 at=$4
+callform() { # case source triple text-address [endian flag for as and ld]
+  name=$1 src=$2 t=$3 at=$4 en=${5:-}
   if [ ! -x "$CROSS/usr/bin/$t-as" ]; then echo "skip $name: no $t-as in $CROSS" >&2; return 0; fi
   d=cases/$name
   keep=""; [ -f $d/optsets ] && keep=$(cat $d/optsets)
   rm -rf $d; mkdir -p $d
-  LD_LIBRARY_PATH=$CROSS/usr/lib/x86_64-linux-gnu "$CROSS/usr/bin/$t-as" -o "$tmp/calls.o" progs/calls/$src
-  LD_LIBRARY_PATH=$CROSS/usr/lib/x86_64-linux-gnu "$CROSS/usr/bin/$t-ld" -e _start -Ttext=$at -o $d/bin "$tmp/calls.o"
+  LD_LIBRARY_PATH=$CROSS/usr/lib/x86_64-linux-gnu "$CROSS/usr/bin/$t-as" $en -o "$tmp/calls.o" progs/calls/$src
+  LD_LIBRARY_PATH=$CROSS/usr/lib/x86_64-linux-gnu "$CROSS/usr/bin/$t-ld" $en -e _start -Ttext=$at -o $d/bin "$tmp/calls.o"
   python3 tools/nullprof.py $d/bin $d/gmon.out --hi=t_end "_start>t_exact=1"
   echo gmon.out > $d/files
   if [ -n "$keep" ]; then echo "$keep" > $d/optsets; else cp callform-optsets $d/optsets; fi
@@ -72,6 +72,9 @@ callform callform_sparc        sparc.s   sparc64-linux-gnu 0x100
 callform callform_sparc_high   sparc.s   sparc64-linux-gnu 0x100000100
 callform callform_mips         mips.s    mips-linux-gnu    0x100
 callform callform_alpha        alpha.s   alpha-linux-gnu   0x100
+# the other byte order: GNU reads code in the object's byte order
+callform callform_aarch64_be   aarch64.s aarch64-linux-gnu 0x100 -EB
+callform callform_mipsel       mips.s    mips-linux-gnu    0x100 -EL
 
 # VAX: no compiler and no BFD target in the multi-target build; a VAX ELF
 # from hand-assembled bytes (GNU opens it as elf32-little and says -c is
