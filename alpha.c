@@ -23,7 +23,7 @@ void alpha_find_call(Sym *parent, vma_t start, vma_t end, vma_t lowpc, vma_t hig
   size_t size;
   const unsigned char *text = core_text_space(&base, &size);
   if (!text) return;
-  for (vma_t pc = start; pc < end; pc += 4) {
+  for (vma_t pc = start; pc < end; pc = pc + 4 > pc ? pc + 4 : end) {
     if (pc < base || pc - base > size || size - (pc - base) < 4) continue;
     const unsigned char *p = text + (pc - base);
     uint32_t insn = opt.big_endian

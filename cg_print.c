@@ -26,8 +26,9 @@ void print_notice(void)
 
 static int printed(const Sym *s)
 {
+  /* cycles too: -c's arcs of count zero can close a cycle nobody calls
+     and that takes no time, which GNU prints only with -z */
   if (!s->print_flag) return 0;
-  if (s->is_cycle) return 1;
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
@@ -159,7 +160,7 @@ static void print_primary(Sym *s)
   snprintf(idx, sizeof idx, "[%d]", s->index);
   double pct = print_time > 0 ? 100.0 * (s->prop_self + s->prop_child) / print_time : 0.0;
   printf("%-6.6s %5.1f %7.2f %*.2f", idx, pct, s->prop_self / hist_hz, CW, s->prop_child / hist_hz);
-  if (s->ncalls + s->self_calls == 0)
+  if (s->ncalls + s->self_calls == 0 && !s->is_cycle)   /* a cycle shows its 0 */
     printf(" %7s %7s ", "", "");
   else if (s->self_calls)
     printf(" %7llu+%-7llu ", (unsigned long long)s->ncalls, (unsigned long long)s->self_calls);

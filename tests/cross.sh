@@ -27,8 +27,8 @@ xcc() { # triple args...
     --sysroot="$CROSS" -isystem "$CROSS/usr/$t/include" -L"$CROSS/usr/$t/lib" "$@"
 }
 
-build() { # case triple qemu flags rounds
-  name=$1 t=$2 q=$3 flags=$4 rounds=$5
+build() { # case triple qemu flags rounds [optsets]
+  name=$1 t=$2 q=$3 flags=$4 rounds=$5 sets=${6:-cross-optsets}
   if [ ! -x "$CROSS/usr/bin/$t-gcc-12" ]; then echo "skip $name: no $t-gcc-12 in $CROSS" >&2; return 0; fi
   d=cases/$name
   keep=""; [ -f $d/optsets ] && keep=$(cat $d/optsets)
@@ -37,7 +37,7 @@ build() { # case triple qemu flags rounds
   (cd "$tmp" && rm -f gmon.out && qemu-$q -L "$CROSS/usr/$t" "$OLDPWD/$d/bin" $rounds > /dev/null \
      && mv gmon.out "$OLDPWD/$d/gmon.out")
   echo gmon.out > $d/files
-  if [ -n "$keep" ]; then echo "$keep" > $d/optsets; else cp cross-optsets $d/optsets; fi
+  if [ -n "$keep" ]; then echo "$keep" > $d/optsets; else cp $sets $d/optsets; fi
 }
 
 # far_text goes after .rodata, past etext: outside the histogram's range
@@ -50,6 +50,8 @@ build cross_sparc64    sparc64-linux-gnu sparc64 "-O2 -Wl,-z,max-page-size=0x200
 build cross_mips       mips-linux-gnu    mips    "-O2"         150000
 build cross_mips_nopic mips-linux-gnu    mips    "-O1 -fno-pic -mno-abicalls -no-pie" 150000
 build cross_alpha      alpha-linux-gnu   alpha   "-O2"         150000
+# static: -c's arcs of count zero close cycles nobody calls (glibc's)
+build cross_aarch64_static aarch64-linux-gnu aarch64 "-O2 -static" 20000 cross-static-optsets
 
 # Hand-made call forms (tests/progs/calls): one function per instruction
 # form, linked low (GNU's finders cut targets to 32 bits) and, for two of
