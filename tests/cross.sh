@@ -56,14 +56,14 @@ build cross_aarch64_static aarch64-linux-gnu aarch64 "-O2 -static" 20000 cross-s
 # Hand-made call forms (tests/progs/calls): one function per instruction
 # form, linked low (GNU's finders cut targets to 32 bits) and, for two of
 # them, above 4 GiB; an empty histogram that ends at t_end.
-callform() { # case source triple text-address [endian flag for as and ld]
-  name=$1 src=$2 t=$3 at=$4 en=${5:-}
+callform() { # case source triple text-address [as-and-ld flags [ld flags]]
+  name=$1 src=$2 t=$3 at=$4 en=${5:-} ldx=${6:-}
   if [ ! -x "$CROSS/usr/bin/$t-as" ]; then echo "skip $name: no $t-as in $CROSS" >&2; return 0; fi
   d=cases/$name
   keep=""; [ -f $d/optsets ] && keep=$(cat $d/optsets)
   rm -rf $d; mkdir -p $d
   LD_LIBRARY_PATH=$CROSS/usr/lib/x86_64-linux-gnu "$CROSS/usr/bin/$t-as" $en -o "$tmp/calls.o" progs/calls/$src
-  LD_LIBRARY_PATH=$CROSS/usr/lib/x86_64-linux-gnu "$CROSS/usr/bin/$t-ld" $en -e _start -Ttext=$at -o $d/bin "$tmp/calls.o"
+  LD_LIBRARY_PATH=$CROSS/usr/lib/x86_64-linux-gnu "$CROSS/usr/bin/$t-ld" ${ldx:-$en -Ttext=$at} -e _start -o $d/bin "$tmp/calls.o"
   python3 tools/nullprof.py $d/bin $d/gmon.out --hi=t_end "_start>t_exact=1"
   echo gmon.out > $d/files
   if [ -n "$keep" ]; then echo "$keep" > $d/optsets; else cp callform-optsets $d/optsets; fi
@@ -77,6 +77,10 @@ callform callform_alpha        alpha.s   alpha-linux-gnu   0x100
 # the other byte order: GNU reads code in the object's byte order
 callform callform_aarch64_be   aarch64.s aarch64-linux-gnu 0x100 -EB
 callform callform_mipsel       mips.s    mips-linux-gnu    0x100 -EL
+# 64-bit MIPS above 4 GiB: the JAL region is taken from the address cut to
+# 32 bits, so nothing is found
+callform callform_mips64_high  mips.s    mips-linux-gnu    0x120000200 "-mabi=64 -march=mips64" \
+  "-m elf64btsmip --section-start=.text=0x120000200"
 
 # VAX: no compiler and no BFD target in the multi-target build; a VAX ELF
 # from hand-assembled bytes (GNU opens it as elf32-little and says -c is
@@ -96,7 +100,9 @@ cp cases/cycles_m32/gmon.out $d/gmon.out
 echo gmon.out > $d/files
 [ -f $d/optsets ] || printf -- '-b -c\n-b -c -q\n-b -c -p\n-b -q\n' > $d/optsets
 
-# GNU's reports for these cases only (expect.sh does all of them)
+# GNU's reports for these cases only (expect.sh does all of them); a
+# failing run is recorded, not fatal
+set +e
 for d in cases/cross_*/ cases/callform_*/ cases/vax_calls/ cases/c_unsupported/; do
   d=${d%/}; rm -rf $d/expected; mkdir -p $d/expected
   k=0
