@@ -77,6 +77,7 @@ callform callform_alpha        alpha.s   alpha-linux-gnu   0x100
 # the other byte order: GNU reads code in the object's byte order
 callform callform_aarch64_be   aarch64.s aarch64-linux-gnu 0x100 -EB
 callform callform_mipsel       mips.s    mips-linux-gnu    0x100 -EL
+callform callform_sparc32      sparc.s   sparc64-linux-gnu 0x100 -32 "-m elf32_sparc -Ttext=0x100"
 # 64-bit MIPS above 4 GiB: the JAL region is taken from the address cut to
 # 32 bits, so nothing is found
 callform callform_mips64_high  mips.s    mips-linux-gnu    0x120000200 "-mabi=64 -march=mips64" \
