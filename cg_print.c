@@ -27,8 +27,9 @@ static int printed(const Sym *s)
 
 int cg_entry_printed(const Sym *s)
 {
+  /* cycles too: -c's arcs of count zero can close a cycle nobody calls
+     and that takes no time, which GNU prints only with -z */
   if (!s->print_flag) return 0;
-  if (s->is_cycle) return 1;
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
@@ -333,7 +334,7 @@ static void print_primary(Printer *P, Sym *s)
   *p++ = ' ';
   p = fmt_fixed(p, s->prop_child / P->hz, CW, 2);
   *p++ = ' ';
-  if (s->ncalls + s->self_calls == 0) {
+  if (s->ncalls + s->self_calls == 0 && !s->is_cycle) {   /* a cycle shows its 0 */
     p = fmt_spaces(p, 7 + 1 + 7 + 1);            /* " %7s %7s " */
   } else if (s->self_calls) {
     p = fmt_u64(p, s->ncalls, 7, 0);             /* " %7llu+%-7llu " */

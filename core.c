@@ -51,6 +51,9 @@ void core_init(Core *c, const char *filename)
     fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
   if (c->nsyms == 0)
     fatal("%s: file `%s' has no symbols\n", opt.whoami, filename);
+  sym_init(&c->indirect_child);
+  c->indirect_child.name = "<indirect child>";
+  c->indirect_child.uf = c->indirect_child.cyc_tail = &c->indirect_child;
 }
 
 int core_has_line_info(Core *c)
@@ -112,38 +115,48 @@ vma_t core_text_end(const Core *c)
   return bfd_section_vma(c->text) + bfd_section_size(c->text);
 }
 
-/* -c: scan every function's code for calls and report them.  Only targets
-   with a finder: x86 and x86-64 (i386.c). */
+/* -c: scan every function's code for calls and report them. */
 void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
                      CoreCallFn add, void *ctx)
 {
-  void (*scan)(const CallScan *, Sym *, vma_t, vma_t) = NULL;
+  CoreFinder scan = NULL;
   switch (bfd_get_arch(c->abfd)) {
   case bfd_arch_i386: scan = i386_find_call; break;
+  case bfd_arch_aarch64: scan = aarch64_find_call; break;
+  case bfd_arch_sparc: scan = sparc_find_call; break;
+  case bfd_arch_mips: scan = mips_find_call; break;
+  case bfd_arch_alpha: scan = alpha_find_call; break;
+  case bfd_arch_vax: scan = vax_find_call; break;
   default: break;
   }
-  if (!scan) return;
+  if (!scan) {
+    fflush(stdout);
+    fprintf(stderr, "%s: -c not supported on architecture %s\n", opt.whoami,
+            bfd_printable_name(c->abfd));
+    return;
+  }
   CallScan cs;
   cs.text = core_text_space(c, &cs.text_vma, &cs.text_size);
   if (!cs.text) return;
   cs.lowpc = lowpc;
   cs.highpc = highpc;
+  cs.big_endian = c->big_endian;
   cs.syms = syms;
+  cs.indirect = &c->indirect_child;
   cs.add = add;
   cs.ctx = ctx;
   core_scan_calls(&cs, scan);
 }
 
-void core_scan_calls(const CallScan *cs, void (*scan)(const CallScan *, Sym *, vma_t, vma_t))
+void core_scan_calls(const CallScan *cs, CoreFinder scan)
 {
   const SymTab *syms = cs->syms;
-  vma_t lowpc = cs->lowpc, highpc = cs->highpc;
   for (size_t i = 0; i < syms->len; i++) {
     Sym *s = &syms->base[i];
     /* the range GNU scans: the function, clipped to the histogram */
     vma_t start = s->addr, end = i + 1 < syms->len ? s->end_addr + 1 : s->addr;
-    if (start < lowpc) start = lowpc;
-    if (end > highpc) end = highpc;
+    if (start < cs->lowpc) start = cs->lowpc;
+    if (end > cs->highpc) end = cs->highpc;
     if (start < end) scan(cs, s, start, end);
   }
 }

@@ -26,6 +26,7 @@ typedef struct Core {
   int line_info;                /* -1 until asked: DWARF or stabs present */
   unsigned char *text_space;    /* the text's bytes, read on first use */
   int text_tried;
+  Sym indirect_child;           /* -c: "<indirect child>", not in the table */
 } Core;
 
 void core_init(Core *c, const char *filename);
