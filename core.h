@@ -48,17 +48,29 @@ typedef struct {
   vma_t text_vma;
   size_t text_size;
   vma_t lowpc, highpc;          /* the histogram's range */
+  int big_endian;               /* the object's byte order */
   const SymTab *syms;
+  Sym *indirect;                /* "<indirect child>": calls through a
+                                   register or memory (mips, alpha, vax, tahoe) */
   CoreCallFn add;
   void *ctx;
 } CallScan;
-/* Runs the finder of the object's architecture over every function (its
-   part inside [lowpc, highpc)). */
+typedef void (*CoreFinder)(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
+/* Runs the finder of the object's BFD architecture over every function
+   (its part inside [lowpc, highpc)); an architecture without one gets
+   GNU's message, once, and no arcs.  Tahoe has no BFD architecture in
+   2.40: its finder is reached by unit tests only. */
 void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
                      CoreCallFn add, void *ctx);
 /* The loop of core_find_calls over a CallScan already filled in (the fuzz
-   target gives it text of its own). */
-void core_scan_calls(const CallScan *cs, void (*scan)(const CallScan *, Sym *, vma_t, vma_t));
-/* The per-architecture finders. */
+   target and the unit tests give it text of their own). */
+void core_scan_calls(const CallScan *cs, CoreFinder scan);
+/* The per-architecture finders, one file each. */
 void i386_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
+void aarch64_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
+void sparc_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
+void mips_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
+void alpha_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
+void vax_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
+void tahoe_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
 #endif

@@ -1,6 +1,7 @@
-/* fuzz_calls.c -- the -c call finders (x86/x86-64: i386_find_call)
- * through core_scan_calls, over text from the input: the first bytes give
- * the histogram range and the symbols, the rest is the code. */
+/* fuzz_calls.c -- the -c call finders of every architecture through
+ * core_scan_calls, over text from the input: the first bytes give the
+ * finder, the byte order, the histogram range and the symbols, the rest
+ * is the code. */
 #include "fuzz.h"
 #include "core.h"
 
@@ -32,13 +33,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   cs.text = data + 12;
   cs.text_size = size - 12;
   cs.text_vma = base + (data[3] & 0xf);
+  static const CoreFinder finders[] = {
+    i386_find_call, aarch64_find_call, sparc_find_call, mips_find_call,
+    alpha_find_call, vax_find_call, tahoe_find_call
+  };
+  CoreFinder finder = finders[(data[1] >> 3) % 7];
+  static Sym indirect;
+  indirect.name = "<indirect child>";
+  cs.big_endian = (data[1] >> 6) & 1;
+  cs.indirect = &indirect;
   cs.syms = &tab;
   cs.add = add;
   cs.ctx = &found;
   jmp_buf env;
   if (!setjmp(env)) {
     util_fatal_trap(&env, 1);
-    core_scan_calls(&cs, i386_find_call);
+    core_scan_calls(&cs, finder);
   }
   util_fatal_trap(NULL, 0);
   fuzz_symtab_free(&tab, 0);
