@@ -171,7 +171,10 @@ static void write_line(Json *J, const Arc *a, const Sym *entry, const Sym *other
 {
   FILE *f = J->f;
   putc('{', f);
-  key(f, "index", 1); fprintf(f, "%d", other->index);
+  /* <indirect child> (-c on some ISAs) is outside the table: no index */
+  key(f, "index", 1);
+  if (other->index) fprintf(f, "%d", other->index);
+  else fputs("null", f);
   key(f, "name", 0); STR(other->name);
   key(f, "display", 0); STR(sym_label(J->in->tab, other));
   key(f, "printed", 0); fputs(other->print_flag ? "true" : "false", f);

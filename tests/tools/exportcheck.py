@@ -32,6 +32,7 @@ def fix_nan(line):
 def name_of(x, cycle=None, printed=True):
     s = x['display']
     if cycle: s += ' <cycle %d>' % cycle
+    if x['index'] is None: return s
     return s + (' [%d]' % x['index'] if printed else ' (%d)' % x['index'])
 
 
