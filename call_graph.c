@@ -20,6 +20,11 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
   Sym *parent = sym_lookup(tab, from_pc);
   Sym *child = sym_lookup(tab, self_pc);
   if (!parent || !child) return;
+  /* the callee is a function: GNU takes the nearest symbol at or below
+     self_pc marked as one (BSF_FUNCTION), passing line symbols (-l) and
+     untyped ones (an assembly label after a function); none: keep it */
+  for (size_t i = (size_t)(child - tab->base) + 1; i-- > 0;)
+    if (tab->base[i].is_func && !tab->base[i].is_line) { child = &tab->base[i]; break; }
   if (!sym_id_arc_ok(specs, tab, parent, child)) return;
   arc_add(cg, parent, child, count);
   if (keep) {

@@ -22,6 +22,8 @@ void print_notice(void)
 static int printed(const Sym *s)
 {
   if (!s->print_flag) return 0;
+  /* with -l only function symbols get entries (not lines, not cycles) */
+  if (opt.line && (s->is_cycle || s->is_line || !s->is_func)) return 0;
   if (s->is_cycle) return 1;
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
@@ -309,7 +311,7 @@ static void index_name(const SymTab *tab, const Sym *s, char *buf, size_t len)
 {
   if (s->is_cycle)
     snprintf(buf, len, "<cycle %d>", s->cycle_num);
-  else if (s->is_static && src_sym_file(tab, s))
+  else if (s->is_static && !opt.line && src_sym_file(tab, s))
     snprintf(buf, len, "%s (%s)", sym_label(tab, s), src_sym_file(tab, s));
   else
     snprintf(buf, len, "%s", sym_label(tab, s));

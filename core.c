@@ -62,9 +62,10 @@ int core_has_line_info(Core *c)
   return c->line_info;
 }
 
-int core_src_info(const Core *c, vma_t addr, const char **file, int *line)
+int core_src_func_info(const Core *c, vma_t addr, const char **file, int *line,
+                       const char **func)
 {
-  const char *fname = NULL, *func = NULL;
+  const char *fname = NULL, *fn = NULL;
   unsigned int l = 0;
   asection *sec;
   for (sec = c->abfd->sections; sec; sec = sec->next) {
@@ -74,15 +75,22 @@ int core_src_info(const Core *c, vma_t addr, const char **file, int *line)
   }
   if (!sec) sec = c->text;
   if (bfd_find_nearest_line(c->abfd, sec, c->syms,
-                            addr - bfd_section_vma(sec), &fname, &func, &l)
+                            addr - bfd_section_vma(sec), &fname, &fn, &l)
       && fname && l) {
     *file = fname;
     *line = (int)l;
+    if (func) *func = fn;
     return 1;
   }
   *file = NULL;
   *line = 0;
+  if (func) *func = NULL;
   return 0;
+}
+
+int core_src_info(const Core *c, vma_t addr, const char **file, int *line)
+{
+  return core_src_func_info(c, addr, file, line, NULL);
 }
 
 const unsigned char *core_text_space(Core *c, vma_t *vma, size_t *size)

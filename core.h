@@ -31,6 +31,10 @@ typedef struct Core {
 void core_init(Core *c, const char *filename);
 /* Source position of an address from debug info; 0 when unknown. */
 int core_src_info(const Core *c, vma_t addr, const char **file, int *line);
+/* The same, with the function BFD names there (the inlined one inside
+   inlined code; NULL if none). */
+int core_src_func_info(const Core *c, vma_t addr, const char **file, int *line,
+                       const char **func);
 int core_has_line_info(Core *c);
 /* The text section's bytes (NULL when they cannot be read), its address
    and size. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "options.h"
 #include "corefile.h"
+#include "linesyms.h"
 #include "sym_ids.h"
 #include "gmon_io.h"
 #include "cg_analyze.h"
@@ -273,6 +274,7 @@ int main(int argc, char **argv)
   if (opt.map_file) core_read_map(&map, opt.map_file);
   if (opt.ext_symtab) core_read_external_symtab(&core, &syms, opt.ext_symtab);
   else core_create_function_syms(&core, &map, &syms);
+  if (opt.line && !opt.ext_symtab) line_add_syms(&core, &syms);
   sym_id_parse(&specs, &syms);
   DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
 

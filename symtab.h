@@ -25,6 +25,7 @@ struct Sym {
   vma_t addr, end_addr;
   const char *name;             /* linkage name (leading char stripped) */
   unsigned is_func : 1, is_static : 1, is_cycle : 1;
+  unsigned is_line : 1;         /* -l: a line symbol (linesyms.c) */
   unsigned map_file;            /* -R: 1 + index in CoreMap files, 0 = none */
   unsigned bfd_seq;             /* position in the object's symbol table */
   /* looked up on first use (source.c, sym_ids.c) */
