@@ -35,10 +35,15 @@ void ann_print_exec_counts(const SymTab *tab)
   if (n > 1) qsort(v, n, sizeof *v, cmp_src);
   for (size_t i = 0; i < n; i++) {
     Sym *s = v[i].s;
-    if (!opt.zeros && s->ncalls == 0) continue;
     if (!sym_id_in_exec(s)) continue;   /* -m applies to line counts only */
-    printf("%s:%d: (%s:0x%llx) %llu executions\n", v[i].path ? v[i].path : "<unknown>",
-           v[i].line, s->name, (unsigned long long)s->addr, (unsigned long long)s->ncalls);
+    const char *path = v[i].path ? v[i].path : "<unknown>";
+    if (opt.zeros || s->ncalls)
+      printf("%s:%d: (%s:0x%llx) %llu executions\n", path, v[i].line, s->name,
+             (unsigned long long)s->addr, (unsigned long long)s->ncalls);
+    /* -l: then the symbol's basic blocks, under its position */
+    for (unsigned k = 0; k < s->nbb; k++)
+      printf("%s:%d: (%s:0x%llx) %llu executions\n", path, v[i].line, s->name,
+             (unsigned long long)s->bb_addr[k], (unsigned long long)s->bb_count[k]);
   }
   free(v);
 }

@@ -25,3 +25,24 @@ void bb_write_blocks(const BBSet *bb, GmonOut *out)
     genc_put_addr(out, bb->v[i].count);
   }
 }
+
+void bb_assign(const BBSet *bb, SymTab *tab)
+{
+  for (size_t i = 0; i < bb->n; i++) {
+    Sym *s = sym_lookup(tab, bb->v[i].addr);
+    if (!s) continue;
+    unsigned k;
+    for (k = 0; k < s->nbb && s->bb_addr[k] != bb->v[i].addr; k++) {}
+    if (k == s->nbb) {
+      if (s->nbb == SYM_NBBS) continue;
+      if (!s->bb_addr) {
+        s->bb_addr = xmalloc(SYM_NBBS * sizeof *s->bb_addr);
+        s->bb_count = xmalloc(SYM_NBBS * sizeof *s->bb_count);
+      }
+      s->bb_addr[k] = bb->v[i].addr;
+      s->bb_count[k] = 0;
+      s->nbb++;
+    }
+    s->bb_count[k] += bb->v[i].count;
+  }
+}

@@ -4,6 +4,7 @@
 #define BASIC_BLOCKS_H
 #include "util.h"
 #include "gmon_enc.h"
+#include "symtab.h"
 
 typedef struct { vma_t addr, count; } BBCount;
 typedef struct {
@@ -12,5 +13,9 @@ typedef struct {
 } BBSet;
 
 void bb_add(BBSet *bb, vma_t addr, vma_t count);
+/* -l: gives each block to the symbol holding its address (line symbols),
+   summing repeated addresses; a symbol keeps the first SYM_NBBS addresses
+   and silently drops the rest, as GNU does. */
+void bb_assign(const BBSet *bb, SymTab *tab);
 void bb_write_blocks(const BBSet *bb, GmonOut *out);
 #endif

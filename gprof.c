@@ -290,6 +290,7 @@ int main(int argc, char **argv)
   if (opt.want_info) return 0;
 
   if (style & STYLE_SUM) gmon_out_write(&prof, &syms, "gmon.sum");
+  if (opt.line && prof.have_bb) bb_assign(&prof.bb, &syms);
 
   /* the analysis */
   if (prof.have_hist) hist_assign_samples(&prof.hist, &syms);

@@ -144,6 +144,11 @@ static vma_t *query_points(Core *core, vma_t lo, vma_t hi, size_t *np)
 
 typedef struct { Sym *v; size_t n, cap; } SymVec;
 
+static int same_str(const char *a, const char *b)
+{
+  return a == b || (a && b && !strcmp(a, b));
+}
+
 static void line_sym(Core *core, SymTab *funcs, SymVec *out, vma_t addr,
                      const char *file, int line, const char *func)
 {
@@ -188,19 +193,38 @@ void line_add_syms(Core *core, SymTab *tab)
   vma_t lo = bfd_section_vma(core->text), hi = lo + bfd_section_size(core->text);
   SymVec lines = { 0, 0, 0 };
   size_t np = 0;
-  vma_t *pts = query_points(core, lo, hi, &np);
-  const char *pfile = NULL;
+  /* GPROF_LINES_BYTEWISE: walk every byte as GNU does (a test aid: the
+     result must be the same, only slower) */
+  vma_t *pts = getenv("GPROF_LINES_BYTEWISE") ? NULL : query_points(core, lo, hi, &np);
+  const char *pfile = NULL, *pfunc = NULL;
   int pline = 0;
   if (core_has_line_info(core)) {
-    for (size_t i = 0; pts ? i < np : lo + i < hi; i++) {
+    size_t n = pts ? np : (size_t)(hi - lo);
+    for (size_t i = 0; i < n; i++) {
       vma_t addr = pts ? pts[i] : lo + i;
+      vma_t next = pts ? (i + 1 < np ? pts[i + 1] : hi) : addr + 1;
       const char *file, *func;
       int line;
       if (!core_src_func_info(core, addr, &file, &line, &func)) continue;
-      if (pfile && line == pline && !strcmp(file, pfile)) continue;
-      pfile = file;
-      pline = line;
-      line_sym(core, tab, &lines, addr, file, line, func);
+      /* the function BFD names can change between rows (an inlined
+         call's range); look at the last byte, and at every byte if it
+         names another */
+      int walk = 0;
+      if (pts && next - addr > 1) {
+        const char *f2, *fn2;
+        int l2;
+        walk = core_src_func_info(core, next - 1, &f2, &l2, &fn2) && !same_str(fn2, func);
+      }
+      for (vma_t a = addr; a < next; a++) {
+        if (a > addr && !core_src_func_info(core, a, &file, &line, &func)) continue;
+        if (!(pfile && line == pline && !strcmp(file, pfile) && same_str(func, pfunc))) {
+          pfile = file;
+          pline = line;
+          pfunc = func;
+          line_sym(core, tab, &lines, a, file, line, func);
+        }
+        if (!walk) break;
+      }
     }
   }
   free(pts);

@@ -20,6 +20,7 @@ struct Arc;
 struct Core;
 
 typedef struct Sym Sym;
+#define SYM_NBBS 10
 struct Sym {
   /* the symbol table (corefile.c, symtab.c) */
   vma_t addr, end_addr;
@@ -43,6 +44,11 @@ struct Sym {
   uint64_t ncalls;              /* calls from other functions */
   uint64_t self_calls;          /* calls from itself */
   struct Arc *parents, *children;
+  /* -l: basic-block counts in this symbol, by address in the order first
+     read, summed (basic_blocks.c bb_assign); GNU keeps SYM_NBBS at most */
+  unsigned nbb;
+  vma_t *bb_addr;
+  uint64_t *bb_count;
   /* the call-graph analysis (cg_arcs.c, cg_dfn.c) */
   int index;                    /* print index, 0 = none */
   int top_order;                /* depth-first number */
