@@ -57,11 +57,17 @@ void ann_print_exec_counts(const SymTab *tab)
  * order their first function appears in the object's symbol table; a
  * file none of whose functions is selected is skipped, one that cannot
  * be opened too, with a message. */
-typedef struct { int line; uint64_t count; } LineCount;
+typedef struct {
+  int line;
+  uint64_t count;               /* calls of the functions starting here */
+  Sym *first;                   /* -l: the lowest symbol on the line */
+  unsigned nsyms;               /* -l: symbols on the line */
+} LineCount;
 
 typedef struct {
   const char *path;
   unsigned first_seq;           /* where the file first appears */
+  int has_func;                 /* holds a selected function symbol */
   LineCount *v;                 /* annotated lines; by line after ann_merge */
   size_t n, cap;
 } AnnFile;
@@ -79,20 +85,23 @@ static int cmp_top_lines(const void *a, const void *b)
   return (x->line > y->line) - (x->line < y->line);
 }
 
-static void ann_note(AnnFile *f, int line, uint64_t count)
+static void ann_note(AnnFile *f, int line, uint64_t count, Sym *s)
 {
   if (f->n == f->cap) {
     f->cap = f->cap ? 2 * f->cap : 16;
     f->v = xrealloc(f->v, f->cap * sizeof *f->v);
   }
   f->v[f->n].line = line;
+  f->v[f->n].first = s;
+  f->v[f->n].nsyms = 1;
   f->v[f->n++].count = count;
 }
 
 static int cmp_line_count(const void *a, const void *b)
 {
   const LineCount *x = a, *y = b;
-  return (x->line > y->line) - (x->line < y->line);
+  if (x->line != y->line) return (x->line > y->line) - (x->line < y->line);
+  return (x->first->addr > y->first->addr) - (x->first->addr < y->first->addr);
 }
 
 /* Sorts the lines; functions that start on one line add up. */
@@ -102,22 +111,88 @@ static void ann_merge(AnnFile *f)
   qsort(f->v, f->n, sizeof *f->v, cmp_line_count);
   size_t m = 0;
   for (size_t i = 0; i < f->n; i++) {
-    if (m && f->v[m - 1].line == f->v[i].line) f->v[m - 1].count += f->v[i].count;
-    else f->v[m++] = f->v[i];
+    if (m && f->v[m - 1].line == f->v[i].line) {
+      f->v[m - 1].count += f->v[i].count;
+      f->v[m - 1].nsyms++;
+    } else {
+      f->v[m++] = f->v[i];
+    }
   }
   f->n = m;
 }
 
-static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
+/* -l: the annotation of one line, from its lowest symbol (measured on GNU
+   2.40 with hand-made basic-block records): a function's line starts with
+   its call count; then come the counts of the symbol's blocks.  With -x a
+   line symbol whose first block is not at its start, or that shares the
+   line with another symbol, first repeats the last count shown, blocks
+   equal to the count just shown are left out, and a line with nothing
+   else repeats the last count.  Lines whose counts (repeated ones
+   included) add up to less than -m's count (1 by default) show "#####".
+   Returns 0 for a line left blank.  LAST and SHOWN carry over from line to
+   line, and from file to file. */
+typedef struct { uint64_t last, shown; int have_shown; } AnnCarry;
+
+static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
+{
+  const Sym *s = lc->first;
+  size_t n = 0;
+  uint64_t total = 0;
+  int have = 0;
+  buf[0] = 0;
+#define ADD(v) (n += (size_t)snprintf(buf + n, len - n, "%s%llu", n ? "," : "", (unsigned long long)(v)))
+  if (s->is_func && !s->is_line) {
+    ADD(s->ncalls);
+    c->last = c->shown = total = s->ncalls;
+    c->have_shown = 1;
+    have = 1;
+  } else if (opt.all_lines && s->nbb && (s->bb_addr[0] > s->addr || lc->nsyms > 1)) {
+    ADD(c->last);
+    c->shown = total = c->last;
+    c->have_shown = 1;
+    have = 1;
+  }
+  for (unsigned k = 0; k < s->nbb; k++) {
+    c->last = s->bb_count[k];
+    have = 1;
+    total += c->last;
+    if (opt.all_lines && c->have_shown && c->last == c->shown) continue;
+    ADD(c->last);
+    c->shown = c->last;
+    c->have_shown = 1;
+  }
+  if (opt.all_lines && !n) {
+    ADD(c->last);
+    total = c->last;
+    have = 1;
+  }
+#undef ADD
+  if (!have) return 0;
+  if (total < (opt.min_count ? opt.min_count : 1)) snprintf(buf, len, "#####");
+  return 1;
+}
+
+static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header, AnnCarry *carry)
 {
   if (header) fprintf(out, "*** File %s:\n", f->path);
   char buf[4096];
   int line = 1, at_start = 1;
+  size_t executed = opt.line ? 0 : f->n;
   size_t k = 0;                 /* next annotated line, in f->v */
   while (fgets(buf, sizeof buf, src)) {
     if (at_start) {
       while (k < f->n && f->v[k].line < line) k++;
-      if (k < f->n && f->v[k].line == line) {
+      if (k < f->n && f->v[k].line == line && opt.line) {
+        char t[64 * (SYM_NBBS + 2)];
+        if (line_text(&f->v[k], carry, t, sizeof t - 8)) {
+          executed++;
+          strcat(t, " -> ");
+          if (strlen(t) > 16) t[16] = 0;    /* too long: cut, arrow and all */
+          fprintf(out, "%16s", t);
+        } else {
+          fputs("                ", out);
+        }
+      } else if (k < f->n && f->v[k].line == line) {
         if (f->v[k].count) fprintf(out, "%12llu -> ", (unsigned long long)f->v[k].count);
         else fprintf(out, "%12s -> ", "#####");
       } else {
@@ -144,8 +219,8 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header)
     fprintf(out, "%9d %10llu\n", top[i].line, (unsigned long long)top[i].count);
   fprintf(out, "\nExecution Summary:\n\n");
   fprintf(out, "%9zu   Executable lines in this file\n", f->n);
-  fprintf(out, "%9zu   Lines executed\n", f->n);
-  fprintf(out, "%9.2f   Percent of the file executed\n", f->n ? 100.0 : 0.0);
+  fprintf(out, "%9zu   Lines executed\n", executed);
+  fprintf(out, "%9.2f   Percent of the file executed\n", f->n ? 100.0 * (double)executed / (double)f->n : 0.0);
   fprintf(out, "\n%9llu   Total number of line executions\n", (unsigned long long)total);
   fprintf(out, "%9.2f   Average executions per line\n", f->n ? (double)total / (double)f->n : 0.0);
   free(top);
@@ -181,20 +256,25 @@ int ann_print_source(const SymTab *tab, int separator)
     Sym *s = sp[i].sym;
     if (!nf || strcmp(files[nf - 1].path, sp[i].path)) {
       files[nf].path = sp[i].path;
-      files[nf].first_seq = s->bfd_seq;
+      files[nf].first_seq = ~0u;
       nf++;
     }
     AnnFile *f = &files[nf - 1];
-    if (s->bfd_seq < f->first_seq) f->first_seq = s->bfd_seq;
-    if (sym_id_in_anno(s)) ann_note(f, src_sym_line(tab, s), s->ncalls);
+    /* -l: line symbols annotate the files of functions, they add none */
+    if (!s->is_line && s->bfd_seq < f->first_seq) f->first_seq = s->bfd_seq;
+    if (sym_id_in_anno(s)) {
+      ann_note(f, src_sym_line(tab, s), s->ncalls, s);
+      if (!s->is_line) f->has_func = 1;
+    }
   }
   free(sp);
   for (size_t k = 0; k < nf; k++) ann_merge(&files[k]);
   if (nf > 1) qsort(files, nf, sizeof *files, cmp_file_seq);
   int printed = 0;
+  AnnCarry carry = { 0, 0, 0 };
   for (size_t k = 0; k < nf; k++) {
     AnnFile *f = &files[k];
-    if (!f->n) continue;
+    if (!f->n || !f->has_func) continue;
     FILE *src = src_open(f->path);
     if (!src) {
       fflush(stdout);
@@ -206,12 +286,12 @@ int ann_print_source(const SymTab *tab, int separator)
       sprintf(name, "%s-ann", src_base_name(f->path));
       FILE *out = fopen(name, "w");
       if (!out) fatal("%s: %s: cannot create\n", opt.whoami, name);
-      print_one_file(f, src, out, 0);
+      print_one_file(f, src, out, 0, &carry);
       fclose(out);
       free(name);
     } else {
       if (printed || separator) printf(printed ? "\n\f\n" : "\f\n");
-      print_one_file(f, src, stdout, 1);
+      print_one_file(f, src, stdout, 1, &carry);
       printed = 1;
     }
     fclose(src);
