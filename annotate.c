@@ -67,7 +67,7 @@ typedef struct {
 typedef struct {
   const char *path;
   unsigned first_seq;           /* where the file first appears */
-  int has_func;                 /* holds a selected function symbol */
+  int has_func;                 /* holds a selected called symbol (any, -z) */
   LineCount *v;                 /* annotated lines; by line after ann_merge */
   size_t n, cap;
 } AnnFile;
@@ -177,11 +177,15 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header, A
   if (header) fprintf(out, "*** File %s:\n", f->path);
   char buf[4096];
   int line = 1, at_start = 1;
-  size_t executed = opt.line ? 0 : f->n;
+  size_t executed = 0, executable = 0;    /* of the lines the file has */
   size_t k = 0;                 /* next annotated line, in f->v */
   while (fgets(buf, sizeof buf, src)) {
     if (at_start) {
       while (k < f->n && f->v[k].line < line) k++;
+      if (k < f->n && f->v[k].line == line) {
+        executable++;
+        if (!opt.line) executed++;
+      }
       if (k < f->n && f->v[k].line == line && opt.line) {
         char t[64 * (SYM_NBBS + 2)];
         if (line_text(&f->v[k], carry, t, sizeof t - 8)) {
@@ -218,11 +222,12 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header, A
   for (size_t i = 0; i < nt && (int)i < want; i++)
     fprintf(out, "%9d %10llu\n", top[i].line, (unsigned long long)top[i].count);
   fprintf(out, "\nExecution Summary:\n\n");
-  fprintf(out, "%9zu   Executable lines in this file\n", f->n);
+  fprintf(out, "%9zu   Executable lines in this file\n", executable);
   fprintf(out, "%9zu   Lines executed\n", executed);
-  fprintf(out, "%9.2f   Percent of the file executed\n", f->n ? 100.0 * (double)executed / (double)f->n : 0.0);
+  fprintf(out, "%9.2f   Percent of the file executed\n",
+          executable ? 100.0 * (double)executed / (double)executable : 0.0);
   fprintf(out, "\n%9llu   Total number of line executions\n", (unsigned long long)total);
-  fprintf(out, "%9.2f   Average executions per line\n", f->n ? (double)total / (double)f->n : 0.0);
+  fprintf(out, "%9.2f   Average executions per line\n", executable ? (double)total / (double)executable : 0.0);
   free(top);
 }
 
@@ -260,11 +265,12 @@ int ann_print_source(const SymTab *tab, int separator)
       nf++;
     }
     AnnFile *f = &files[nf - 1];
-    /* -l: line symbols annotate the files of functions, they add none */
-    if (!s->is_line && s->bfd_seq < f->first_seq) f->first_seq = s->bfd_seq;
+    if (s->bfd_seq < f->first_seq) f->first_seq = s->bfd_seq;
     if (sym_id_in_anno(s)) {
       ann_note(f, src_sym_line(tab, s), s->ncalls, s);
-      if (!s->is_line) f->has_func = 1;
+      /* a file is listed when one of its functions was called (any
+         with -z) */
+      if (s->ncalls || opt.zeros) f->has_func = 1;
     }
   }
   free(sp);

@@ -166,7 +166,9 @@ static void line_sym(Core *core, SymTab *funcs, SymVec *out, vma_t addr,
   s->name = func ? func : f ? f->name : "";
   s->is_line = 1;
   s->is_static = f ? f->is_static : 0;
-  s->bfd_seq = f ? f->bfd_seq : 0;
+  /* files are met after every function symbol's, in address order (the
+     order -A lists files in depends on it) */
+  s->bfd_seq = (unsigned)core->nsyms + (unsigned)out->n;
   s->file_done = 1;
   s->file = file;
   s->line = line;
