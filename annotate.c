@@ -9,8 +9,9 @@
 
 /* GNU's order for the listing: by file and line where both symbols have
    them, "equal" otherwise.  That is not a consistent order, so the result
-   depends on the sort: like GNU we sort the address-ordered table with the
-   C library's qsort. */
+   depends on the sort and on what is sorted: like GNU we take the symbols
+   the -C/-Z specs select, in address order, and sort them with the C
+   library's qsort (a merge sort); the test for calls comes after. */
 typedef struct { Sym *s; const char *path; int line; } SrcPos;
 
 static int cmp_src(const void *a, const void *b)
@@ -28,6 +29,7 @@ void ann_print_exec_counts(const SymTab *tab)
   size_t n = 0;
   for (size_t i = 0; i < tab->len; i++) {
     Sym *s = &tab->base[i];
+    if (!sym_id_in_exec(s)) continue;   /* -m applies to line counts only */
     v[n].s = s;
     v[n].path = src_sym_path(tab, s);
     v[n++].line = src_sym_line(tab, s);
@@ -35,7 +37,6 @@ void ann_print_exec_counts(const SymTab *tab)
   if (n > 1) qsort(v, n, sizeof *v, cmp_src);
   for (size_t i = 0; i < n; i++) {
     Sym *s = v[i].s;
-    if (!sym_id_in_exec(s)) continue;   /* -m applies to line counts only */
     const char *path = v[i].path ? v[i].path : "<unknown>";
     if (opt.zeros || s->ncalls)
       printf("%s:%d: (%s:0x%llx) %llu executions\n", path, v[i].line, s->name,
