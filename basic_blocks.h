@@ -13,9 +13,11 @@ typedef struct {
 } BBSet;
 
 void bb_add(BBSet *bb, vma_t addr, vma_t count);
-/* -l: gives each block to the symbol holding its address (line symbols),
+/* -l and -s: gives each block to the symbol holding its address (line symbols),
    summing repeated addresses; a symbol keeps the first SYM_NBBS addresses
    and silently drops the rest, as GNU does. */
 void bb_assign(const BBSet *bb, SymTab *tab);
-void bb_write_blocks(const BBSet *bb, GmonOut *out);
+/* gmon.sum: one record of every symbol's blocks (bb_assign first), in
+   address order, as GNU writes them. */
+void bb_write_blocks(const BBSet *bb, const SymTab *tab, GmonOut *out);
 #endif

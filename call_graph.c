@@ -44,17 +44,26 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
 }
 
 /* Start of the source line holding ADDR within symbol S: GNU's gmon.sum
-   names each arc end by the line symbol it falls in when the object has
-   line information, by the function otherwise. */
+   names each caller by the line symbol it falls in when the object has
+   line information (a run of addresses with one file, line and function
+   as BFD names them -- the function changes inside a line where inlined
+   code starts or ends), by the function otherwise. */
+static int same_name(const char *a, const char *b)
+{
+  return a == b || (a && b && !strcmp(a, b));
+}
+
 static vma_t line_start(Core *core, Sym *s, vma_t addr)
 {
-  const char *f0, *f;
+  const char *f0, *f, *fn0, *fn;
   int l0, l;
-  if (!core || !core_has_line_info(core) || !core_src_info(core, addr, &f0, &l0))
+  if (!core || !core_has_line_info(core) || !core_src_func_info(core, addr, &f0, &l0, &fn0))
     return s->addr;
   vma_t a = addr;
   while (a > s->addr) {
-    if (!core_src_info(core, a - 1, &f, &l) || l != l0 || strcmp(f, f0)) break;
+    if (!core_src_func_info(core, a - 1, &f, &l, &fn) || l != l0 || strcmp(f, f0)
+        || !same_name(fn, fn0))
+      break;
     a--;
   }
   return a;

@@ -289,8 +289,8 @@ int main(int argc, char **argv)
   for (int i = 0; i < nfiles; i++) gmon_out_read(&prof, &cx, files[i]);
   if (opt.want_info) return 0;
 
+  if ((opt.line || (style & STYLE_SUM)) && prof.have_bb) bb_assign(&prof.bb, &syms);
   if (style & STYLE_SUM) gmon_out_write(&prof, &syms, "gmon.sum");
-  if (opt.line && prof.have_bb) bb_assign(&prof.bb, &syms);
 
   /* the analysis */
   if (prof.have_hist) hist_assign_samples(&prof.hist, &syms);
