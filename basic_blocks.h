@@ -1,5 +1,7 @@
 /* basic_blocks.h -- basic-block execution counts (tag 2 records): kept in
- * the order read and written back to gmon.sum. */
+ * the order read; with -l or -s handed to the symbols holding them (summed
+ * per address, ten per symbol at most), from where -C, -A and gmon.sum
+ * take them. */
 #ifndef BASIC_BLOCKS_H
 #define BASIC_BLOCKS_H
 #include "util.h"
