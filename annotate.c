@@ -176,12 +176,13 @@ static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
 static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header, AnnCarry *carry)
 {
   if (header) fprintf(out, "*** File %s:\n", f->path);
-  char buf[4096];
-  int line = 1, at_start = 1;
+  int line = 1, at_start = 1, ch;
   size_t executed = 0, executable = 0;    /* of the lines the file has */
   size_t k = 0;                 /* next annotated line, in f->v */
-  while (fgets(buf, sizeof buf, src)) {
+  /* byte by byte, as GNU copies it: NUL bytes and long lines pass */
+  while ((ch = getc(src)) != EOF) {
     if (at_start) {
+      at_start = 0;
       while (k < f->n && f->v[k].line < line) k++;
       if (k < f->n && f->v[k].line == line) {
         executable++;
@@ -204,9 +205,11 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header, A
         fputs("                ", out);
       }
     }
-    fputs(buf, out);
-    at_start = strchr(buf, '\n') != NULL;
-    if (at_start) line++;
+    putc(ch, out);
+    if (ch == '\n') {
+      at_start = 1;
+      line++;
+    }
   }
   if (!at_start) fputc('\n', out);
 
@@ -226,7 +229,7 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header, A
   fprintf(out, "%9zu   Executable lines in this file\n", executable);
   fprintf(out, "%9zu   Lines executed\n", executed);
   fprintf(out, "%9.2f   Percent of the file executed\n",
-          executable ? 100.0 * (double)executed / (double)executable : 0.0);
+          executable ? 100.0 * (double)executed / (double)executable : 100.0);
   fprintf(out, "\n%9llu   Total number of line executions\n", (unsigned long long)total);
   fprintf(out, "%9.2f   Average executions per line\n", executable ? (double)total / (double)executable : 0.0);
   free(top);

@@ -259,6 +259,17 @@ int main(int argc, char **argv)
     default: break;
     }
   }
+  /* GPROF_PATH: more source directories, searched after -I's */
+  const char *env_path = getenv("GPROF_PATH");
+  if (env_path && *env_path) {
+    if (o->src_dirs) {
+      char *d = xmalloc(strlen(o->src_dirs) + strlen(env_path) + 2);
+      sprintf(d, "%s:%s", o->src_dirs, env_path);
+      o->src_dirs = d;
+    } else {
+      o->src_dirs = env_path;
+    }
+  }
   if (optind < argc) a_out = argv[optind++];
   if ((style & STYLE_FUNC_ORDER) && (style & STYLE_FILE_ORDER))
     fatal("%s: Only one of --function-ordering and --file-ordering may be specified.\n",
