@@ -19,6 +19,7 @@
 #include "cg_order.h"
 #include "annotate.h"
 #include <libiberty/demangle.h>
+#include <libiberty/libiberty.h>
 
 #define GPROF_VERSION "0.1"
 
@@ -62,7 +63,9 @@ static const struct option long_opts[] = {
   { 0, 0, 0, 0 }
 };
 
-/* The synopsis GNU prints after an option error (exit 1). */
+/* The one usage text: every option the program accepts, as GNU prints
+   it for --help (stdout, exit 0) and after an option error (stderr,
+   exit 1). */
 static void usage(FILE *f, int status)
 {
   fprintf(f,
@@ -81,45 +84,6 @@ static void usage(FILE *f, int status)
     "\t[image-file] [profile-file...]\n",
     opt.whoami);
   exit(status);
-}
-
-static void help(void)
-{
-  printf("Usage: %s [options] [image-file [profile-file...]]\n"
-    "Analyse the profile data written by a program built with -pg.\n"
-    "Without file names: a.out and gmon.out; several profile files are summed.\n\n"
-    "Reports (SPEC names functions: file.c, name, file.c:name, file.c:LINE):\n"
-    "  -p, --flat-profile[=SPEC]     the flat profile (of SPEC only)\n"
-    "  -P, --no-flat-profile[=SPEC]  no flat profile (or one without SPEC)\n"
-    "  -q, --graph[=SPEC]            the call graph and index (from SPEC down)\n"
-    "  -Q, --no-graph[=SPEC]         no call graph (or one without SPEC)\n"
-    "  -C, --exec-counts[=SPEC]      call counts per function\n"
-    "  -Z, --no-exec-counts[=SPEC]   no call counts (or without SPEC)\n"
-    "  -b, --brief                   no explanations after the tables\n"
-    "  -z, --display-unused-functions  list functions never used too\n"
-    "  -T, --traditional             BSD layout\n"
-    "  -w, --width=N                 width of the index (80)\n"
-    "      --inline-file-names       show each function's file and line\n"
-    "  -L, --print-path              full paths of source files\n"
-    "      --demangle[=STYLE], --no-demangle   C++ names\n"
-    "Analysis:\n"
-    "  -a, --no-static               fold static functions into their neighbour\n"
-    "  -D, --ignore-non-functions    only symbols marked as functions\n"
-    "  -k FROM/TO                    drop arcs from FROM to TO\n"
-    "  -n, --time=SPEC               propagate only SPEC's time\n"
-    "  -N, --no-time=SPEC            do not propagate SPEC's time\n"
-    "  -e/-E/-f/-F NAME              older forms of -Q/-N/-q/-n for one name\n"
-    "  -S, --external-symbol-table=FILE  symbols from an nm-style table\n"
-    "  -r, --function-ordering       suggest an order for the functions\n"
-    "Files:\n"
-    "  -s, --sum                     write the summed data to gmon.sum\n"
-    "  -i, --file-info               count the records in each profile file\n"
-    "  -O, --file-format=FORMAT      auto, bsd, 4.4bsd or magic\n"
-    "Other:\n"
-    "  -d, --debug[=N]               traces of the analysis (see gprof(1))\n"
-    "  -h, --help                    this text\n"
-    "  -v, --version                 the version\n", opt.whoami);
-  exit(0);
 }
 
 enum {
@@ -163,6 +127,7 @@ int main(int argc, char **argv)
   SymSpecs specs;
   sym_id_init(&specs);
   o->whoami = argv[0];
+  expandargv(&argc, &argv);     /* @FILE: options read from FILE */
   util_set_name(argv[0]);
   /* reports run to tens of megabytes: write them in large blocks */
   static char outbuf[1 << 16];
@@ -241,7 +206,7 @@ int main(int argc, char **argv)
       printf("gprof (clean-room reimplementation) %s\n", GPROF_VERSION);
       printf("Reads and writes the data and reports of GNU gprof 2.40.\n");
       exit(0);
-    case 'h': help(); break;
+    case 'h': usage(stdout, 0); break;
     case 1000:
       o->demangle = 1;
       if (optarg) {
