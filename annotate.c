@@ -41,9 +41,11 @@ void ann_print_exec_counts(const SymTab *tab)
     if (opt.zeros || s->ncalls)
       printf("%s:%d: (%s:0x%llx) %llu executions\n", path, v[i].line, s->name,
              (unsigned long long)s->addr, (unsigned long long)s->ncalls);
-    /* -l: then the symbol's basic blocks, under its position */
+    /* -l: then the symbol's basic blocks, under its position; -m does not
+       apply */
     for (unsigned k = 0; k < s->nbb; k++)
-      printf("%s:%d: (%s:0x%llx) %llu executions\n", path, v[i].line, s->name,
+      if (opt.zeros || s->bb_count[k])  /* like the symbol's own line */
+        printf("%s:%d: (%s:0x%llx) %llu executions\n", path, v[i].line, s->name,
              (unsigned long long)s->bb_addr[k], (unsigned long long)s->bb_count[k]);
   }
   free(v);
