@@ -83,6 +83,7 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
   RawArc *raw = recs->v;
   size_t nraw = recs->n;
   size_t i, k, n = 0;
+  if (tab->core) core_prime_src_info(tab->core, tab);
   for (i = 0; i < nraw; i++) {
     raw[i].from = line_start(tab->core, raw[i].parent, raw[i].from);
     raw[i].self = raw[i].child->addr;

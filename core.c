@@ -88,6 +88,29 @@ int core_src_func_info(const Core *c, vma_t addr, const char **file, int *line,
   return 0;
 }
 
+static int cmp_seq(const void *a, const void *b)
+{
+  const Sym *x = *(const Sym *const *)a, *y = *(const Sym *const *)b;
+  return (x->bfd_seq > y->bfd_seq) - (x->bfd_seq < y->bfd_seq);
+}
+
+void core_prime_src_info(Core *c, const SymTab *funcs)
+{
+  if (c->src_primed || !core_has_line_info(c)) return;
+  c->src_primed = 1;
+  const Sym **v = xmalloc((funcs->len + 1) * sizeof *v);
+  size_t n = 0;
+  for (size_t i = 0; i < funcs->len; i++)
+    if (!funcs->base[i].is_line && !funcs->base[i].is_cycle) v[n++] = &funcs->base[i];
+  qsort(v, n, sizeof *v, cmp_seq);
+  for (size_t i = 0; i < n; i++) {
+    const char *f;
+    int l;
+    core_src_info(c, v[i]->addr, &f, &l);
+  }
+  free(v);
+}
+
 int core_src_info(const Core *c, vma_t addr, const char **file, int *line)
 {
   return core_src_func_info(c, addr, file, line, NULL);

@@ -177,6 +177,7 @@ static void line_sym(Core *core, SymTab *funcs, SymVec *out, vma_t addr,
 
 void line_add_syms(Core *core, SymTab *tab)
 {
+  core_prime_src_info(core, tab);
   /* function symbols outside the code go: data_start (a weak symbol in
      .data), _edata past the end of .text; etext, just at the end of
      .fini, stays (GNU 2.40, measured) */
