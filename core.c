@@ -21,6 +21,7 @@ void core_init(Core *c, const char *filename)
   bfd *abfd = bfd_openr(filename, NULL);
   if (!abfd)
     fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
+  abfd->flags |= BFD_DECOMPRESS;  /* compressed debug sections (-gz) */
   if (!bfd_check_format(abfd, bfd_object))
     fatal("%s: %s: not in executable format\n", opt.whoami, filename);
   c->abfd = abfd;

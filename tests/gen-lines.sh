@@ -13,13 +13,16 @@ run() { # case args: profile the case's bin into its gmon.out
   (cd "$tmp" && rm -f gmon.out && "$OLDPWD/cases/$1/bin" $2 >/dev/null && mv gmon.out "$OLDPWD/cases/$1/gmon.out")
   echo gmon.out > cases/$1/files
 }
-for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl; do rm -rf cases/$c; mkdir -p cases/$c; done
+for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz; do rm -rf cases/$c; mkdir -p cases/$c; done
 # several files, a header's static inline function, a function whose body
 # comes from an #included file, #line, one program at -O0 and at -O2
 (cd progs/lines && gcc -O0 -g -pg $map main.c a.c b.c -o ../../cases/lines/bin)
 run lines 300000
 (cd progs/lines && gcc -O2 -g -pg $map main.c a.c b.c -o ../../cases/lines_O2/bin)
 run lines_O2 600000
+# compressed debug sections
+(cd progs/lines && gcc -O2 -g -gz=zlib -pg $map main.c a.c b.c -o ../../cases/lines_gz/bin)
+run lines_gz 300000
 # C++: methods, a template, a namespace, #line naming other files
 (cd progs/lines && g++ -O0 -g -pg $map lines.cc -o ../../cases/lines_cc/bin)
 run lines_cc
@@ -88,4 +91,6 @@ echo "$common" | sed 's/spread/f1/g; s/a\.c/big_1.c/; s|progs/lines|progs/big|; 
 echo "$common" | sed 's/spread/f1/g; s/main/f2/; s/a\.c/asm_main.c/' > cases/lines_asm/optsets
 # (the library's headers differ between machines: no -A)
 echo "$common" | grep -v -- '-A\|-J\|-b -l -z' | sed 's/spread/count/g' > cases/lines_stl/optsets
-sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl
+printf '%s\n' "-b -l" "-b -l -C" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A -x -I ../../progs/lines" \
+  "-b --inline-file-names" > cases/lines_gz/optsets
+sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz
