@@ -131,7 +131,8 @@ static void ann_merge(AnnFile *f)
    line with another symbol, first repeats the last count shown, blocks
    equal to the count just shown are left out, and a line with nothing
    else repeats the last count.  Lines whose counts (repeated ones
-   included) add up to less than -m's count (1 by default) show "#####".
+   included) add up to less than -m's count (1 by default; -m 0 shows
+   zeros) show "#####", as function lines do without -l.
    Returns 0 for a line left blank.  LAST and SHOWN carry over from line to
    line, and from file to file. */
 typedef struct { uint64_t last, shown; int have_shown; } AnnCarry;
@@ -171,7 +172,7 @@ static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
   }
 #undef ADD
   if (!have) return 0;
-  if (total < (opt.min_count ? opt.min_count : 1)) snprintf(buf, len, "#####");
+  if (total < opt.min_count) snprintf(buf, len, "#####");
   return 1;
 }
 
@@ -201,7 +202,8 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header, A
           fputs("                ", out);
         }
       } else if (k < f->n && f->v[k].line == line) {
-        if (f->v[k].count) fprintf(out, "%12llu -> ", (unsigned long long)f->v[k].count);
+        if (f->v[k].count >= opt.min_count)
+          fprintf(out, "%12llu -> ", (unsigned long long)f->v[k].count);
         else fprintf(out, "%12s -> ", "#####");
       } else {
         fputs("                ", out);

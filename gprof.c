@@ -135,6 +135,7 @@ int main(int argc, char **argv)
   o->demangle = 1;
   o->width = 80;
   o->table_length = 10;
+  o->min_count = 1;             /* -A: counts below it show as ##### */
   while ((c = getopt_long(argc, argv,
              "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
              long_opts, NULL)) != -1) {
@@ -169,7 +170,7 @@ int main(int argc, char **argv)
     }
     case 'l': o->line = 1; break;
     case 'L': o->print_path = 1; break;
-    case 'm': o->min_count = strtoul(optarg, NULL, 0); break;
+    case 'm': o->min_count = strtoul(optarg, NULL, 10); break;   /* decimal, as GNU */
     case 'n': sym_id_add(&specs, optarg, INCL_TIME); break;
     case 'N': sym_id_add(&specs, optarg, EXCL_TIME); break;
     case 'p': report_on(&specs, &style, &user, STYLE_FLAT, INCL_FLAT); break;
