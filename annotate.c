@@ -226,9 +226,11 @@ static void print_one_file(const AnnFile *f, FILE *src, FILE *out, int header, A
   }
   qsort(top, nt, sizeof *top, cmp_top_lines);
   int want = opt.table_length;
-  fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", want);
-  for (size_t i = 0; i < nt && (int)i < want; i++)
-    fprintf(out, "%9d %10llu\n", top[i].line, (unsigned long long)top[i].count);
+  if (want > 0) {                /* -t 0 (or less): no such table */
+    fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", want);
+    for (size_t i = 0; i < nt && (int)i < want; i++)
+      fprintf(out, "%9d %10llu\n", top[i].line, (unsigned long long)top[i].count);
+  }
   fprintf(out, "\nExecution Summary:\n\n");
   fprintf(out, "%9zu   Executable lines in this file\n", executable);
   fprintf(out, "%9zu   Lines executed\n", executed);
