@@ -126,7 +126,7 @@ static void ann_merge(AnnFile *f)
 
 /* -l: the annotation of one line, from its lowest symbol (measured on GNU
    2.40 with hand-made basic-block records): a function's line starts with
-   its call count; then come the counts of the symbol's blocks.  With -x a
+   the calls of all functions on it; then come the counts of the symbol's blocks.  With -x a
    line symbol whose first block is not at its start, or that shares the
    line with another symbol, first repeats the last count shown, blocks
    equal to the count just shown are left out, and a line with nothing
@@ -146,8 +146,8 @@ static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
   buf[0] = 0;
 #define ADD(v) (n += (size_t)snprintf(buf + n, len - n, "%s%llu", n ? "," : "", (unsigned long long)(v)))
   if (s->is_func && !s->is_line) {
-    ADD(s->ncalls);
-    c->last = c->shown = total = s->ncalls;
+    ADD(lc->count);             /* the calls of all functions on the line */
+    c->last = c->shown = total = lc->count;
     c->have_shown = 1;
     have = 1;
   } else if (opt.all_lines && s->nbb && (s->bb_addr[0] > s->addr || lc->nsyms > 1)) {
