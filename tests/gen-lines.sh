@@ -13,13 +13,18 @@ run() { # case args: profile the case's bin into its gmon.out
   (cd "$tmp" && rm -f gmon.out && "$OLDPWD/cases/$1/bin" $2 >/dev/null && mv gmon.out "$OLDPWD/cases/$1/gmon.out")
   echo gmon.out > cases/$1/files
 }
-for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz; do rm -rf cases/$c; mkdir -p cases/$c; done
+for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two; do rm -rf cases/$c; mkdir -p cases/$c; done
 # several files, a header's static inline function, a function whose body
 # comes from an #included file, #line, one program at -O0 and at -O2
 (cd progs/lines && gcc -O0 -g -pg $map main.c a.c b.c -o ../../cases/lines/bin)
 run lines 300000
 (cd progs/lines && gcc -O2 -g -pg $map main.c a.c b.c -o ../../cases/lines_O2/bin)
 run lines_O2 600000
+# two functions on one line, sections of their own, blocks in both
+(cd progs/lines && gcc -O2 -g -pg -ffunction-sections $map twoonline.c -o ../../cases/lines_two/bin)
+run lines_two
+python3 tools/bbprof.py cases/lines_two/bin cases/lines_two/gmon.out cases/lines_two/gmon.bb f+0=4 g+0=6 g+3=2 main+1=3
+echo "gmon.out gmon.bb" > cases/lines_two/files
 # compressed debug sections
 (cd progs/lines && gcc -O2 -g -gz=zlib -pg $map main.c a.c b.c -o ../../cases/lines_gz/bin)
 run lines_gz 300000
@@ -93,4 +98,6 @@ echo "$common" | sed 's/spread/f1/g; s/main/f2/; s/a\.c/asm_main.c/' > cases/lin
 echo "$common" | grep -v -- '-A\|-J\|-b -l -z' | sed 's/spread/count/g' > cases/lines_stl/optsets
 printf '%s\n' "-b -l" "-b -l -C" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A -x -I ../../progs/lines" \
   "-b --inline-file-names" > cases/lines_gz/optsets
-sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz
+printf '%s\n' "-b -l" "-b -l -C" "-b -l -C -z" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A -I ../../progs/lines" \
+  "-b -l -A -x -I ../../progs/lines" "-b -l -A -x -m 0 -I ../../progs/lines" "-b -l -A -t 0 -I ../../progs/lines" > cases/lines_two/optsets
+sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two
