@@ -201,6 +201,18 @@ void line_add_syms(Core *core, SymTab *tab)
   vma_t *pts = getenv("GPROF_LINES_BYTEWISE") ? NULL : query_points(core, lo, hi, &np);
   const char *pfile = NULL, *pfunc = NULL;
   int pline = 0;
+  /* GNU walks the text twice, counting and then making the symbols, and
+     BFD's answers in the second walk follow what the first taught it
+     (names of lambdas and of functions split in parts change; when the
+     count changes too, GNU stops: "somebody miscounted").  Ask every
+     question once before the walk that counts. */
+  if (core_has_line_info(core)) {
+    size_t n = pts ? np : (size_t)(hi - lo);
+    for (size_t i = 0; i < n; i++) {
+      const char *file, *func; int line;
+      core_src_func_info(core, pts ? pts[i] : lo + i, &file, &line, &func);
+    }
+  }
   if (core_has_line_info(core)) {
     size_t n = pts ? np : (size_t)(hi - lo);
     for (size_t i = 0; i < n; i++) {
