@@ -3,6 +3,8 @@
 #include <string.h>
 #include "call_graph.h"
 #include "core.h"
+#include "linesyms.h"
+#include "options.h"
 #include "gmon_out.h"
 
 /* Arcs as read, kept for gmon.sum: GNU writes them per source line. */
@@ -83,10 +85,35 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
   RawArc *raw = recs->v;
   size_t nraw = recs->n;
   size_t i, k, n = 0;
-  if (tab->core) core_prime_src_info(tab->core, tab);
+  /* GNU names callers by the symbols of its -l table even without -l:
+     build it (a copy of the table with the line symbols added) */
+  SymTab lines;
+  const SymTab *lt = NULL;
+  if (opt.line) {
+    lt = tab;
+  } else if (tab->core && !opt.ext_symtab && core_has_line_info(tab->core)) {
+    memset(&lines, 0, sizeof lines);
+    lines.base = xmalloc((tab->len + 1) * sizeof *lines.base);
+    memcpy(lines.base, tab->base, tab->len * sizeof *lines.base);
+    lines.len = tab->len;
+    lines.core = tab->core;
+    line_add_syms(tab->core, &lines);
+    lt = &lines;
+  }
+  if (!lt && tab->core) core_prime_src_info(tab->core, tab);
   for (i = 0; i < nraw; i++) {
-    raw[i].from = line_start(tab->core, raw[i].parent, raw[i].from);
+    if (lt) {
+      Sym *p = sym_lookup(lt, raw[i].from);
+      raw[i].from = p ? p->addr : raw[i].parent->addr;
+    } else {
+      raw[i].from = line_start(tab->core, raw[i].parent, raw[i].from);
+    }
     raw[i].self = raw[i].child->addr;
+  }
+  if (lt == &lines) {
+    free(lines.base);
+    free(lines.addrs);
+    free(lines.bucket);
   }
   /* merge equal pairs into the first occurrence (hash on the pair) */
   size_t cap = 16;
