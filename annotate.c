@@ -1,5 +1,6 @@
 /* annotate.c -- the execution-count listing (-C) and annotated source
  * (-A). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
@@ -301,9 +302,12 @@ int ann_print_source(const SymTab *tab, int separator)
       char *name = xmalloc(strlen(src_base_name(f->path)) + 5);
       sprintf(name, "%s-ann", src_base_name(f->path));
       FILE *out = fopen(name, "w");
-      if (!out) fatal("%s: %s: cannot create\n", opt.whoami, name);
-      print_one_file(f, src, out, 0, &carry);
-      fclose(out);
+      if (out) {
+        print_one_file(f, src, out, 0, &carry);
+        fclose(out);
+      } else {                  /* GNU says why (perror) and goes on */
+        fprintf(stderr, "%s: %s\n", name, strerror(errno));
+      }
       free(name);
     } else {
       if (printed || separator) printf(printed ? "\n\f\n" : "\f\n");
