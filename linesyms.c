@@ -209,12 +209,10 @@ void line_add_syms(Core *core, SymTab *tab)
   if (core_has_line_info(core)) {
     size_t n = pts ? np : (size_t)(hi - lo);
     for (size_t i = 0; i < n; i++) {
-      const char *file, *func; int line;
+      const char *file, *func;
+      int line;
       core_src_func_info(core, pts ? pts[i] : lo + i, &file, &line, &func);
     }
-  }
-  if (core_has_line_info(core)) {
-    size_t n = pts ? np : (size_t)(hi - lo);
     for (size_t i = 0; i < n; i++) {
       vma_t addr = pts ? pts[i] : lo + i;
       vma_t next = pts ? (i + 1 < np ? pts[i + 1] : hi) : addr + 1;
