@@ -30,7 +30,7 @@ void ann_print_exec_counts(const SymTab *tab)
   size_t n = 0;
   for (size_t i = 0; i < tab->len; i++) {
     Sym *s = &tab->base[i];
-    if (!sym_id_in_exec(s)) continue;   /* -m applies to line counts only */
+    if (!sym_id_in_exec(s)) continue;   /* what the specs select is sorted */
     v[n].s = s;
     v[n].path = src_sym_path(tab, s);
     v[n++].line = src_sym_line(tab, s);
@@ -130,41 +130,39 @@ static void ann_merge(AnnFile *f)
    the calls of all functions on it; then come the counts of the symbol's blocks.  With -x a
    line symbol whose first block is not at its start, or that shares the
    line with another symbol, first repeats the last count shown, blocks
-   equal to the count just shown are left out, and a line with nothing
+   equal to the count shown just before on the line are left out, and a line with nothing
    else repeats the last count.  Lines whose counts (repeated ones
    included) add up to less than -m's count (1 by default; -m 0 shows
    zeros) show "#####", as function lines do without -l.
-   Returns 0 for a line left blank.  LAST and SHOWN carry over from line to
-   line, and from file to file. */
-typedef struct { uint64_t last, shown; int have_shown; } AnnCarry;
+   Returns 0 for a line left blank.  The last count carries over from line
+   to line, and from file to file. */
+typedef struct { uint64_t last; } AnnCarry;
 
 static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
 {
   const Sym *s = lc->first;
   size_t n = 0;
-  uint64_t total = 0;
-  int have = 0;
+  uint64_t total = 0, shown = 0;
+  int have = 0, have_shown = 0;
   buf[0] = 0;
 #define ADD(v) (n += (size_t)snprintf(buf + n, len - n, "%s%llu", n ? "," : "", (unsigned long long)(v)))
   if (s->is_func && !s->is_line) {
     ADD(lc->count);             /* the calls of all functions on the line */
-    c->last = c->shown = total = lc->count;
-    c->have_shown = 1;
-    have = 1;
+    c->last = shown = total = lc->count;
+    have_shown = have = 1;
   } else if (opt.all_lines && s->nbb && (s->bb_addr[0] > s->addr || lc->nsyms > 1)) {
     ADD(c->last);
-    c->shown = total = c->last;
-    c->have_shown = 1;
-    have = 1;
+    shown = total = c->last;
+    have_shown = have = 1;
   }
   for (unsigned k = 0; k < s->nbb; k++) {
     c->last = s->bb_count[k];
     have = 1;
     total += c->last;
-    if (opt.all_lines && c->have_shown && c->last == c->shown) continue;
+    if (opt.all_lines && have_shown && c->last == shown) continue;
     ADD(c->last);
-    c->shown = c->last;
-    c->have_shown = 1;
+    shown = c->last;
+    have_shown = 1;
   }
   if (opt.all_lines && !n) {
     ADD(c->last);
@@ -288,7 +286,7 @@ int ann_print_source(const SymTab *tab, int separator)
   for (size_t k = 0; k < nf; k++) ann_merge(&files[k]);
   if (nf > 1) qsort(files, nf, sizeof *files, cmp_file_seq);
   int printed = 0;
-  AnnCarry carry = { 0, 0, 0 };
+  AnnCarry carry = { 0 };
   for (size_t k = 0; k < nf; k++) {
     AnnFile *f = &files[k];
     if (!f->n || !f->has_func) continue;
