@@ -181,6 +181,12 @@ void line_add_syms(Core *core, SymTab *tab)
   /* function symbols outside the code go: data_start (a weak symbol in
      .data), _edata past the end of .text; etext, just at the end of
      .fini, stays (GNU 2.40, measured) */
+  /* each function's extent before anything is dropped: the last symbol
+     keeps it (etext then reaches to data_start) */
+  vma_t text_hi = bfd_section_vma(core->text) + bfd_section_size(core->text);
+  vma_t *fstart = xmalloc((tab->len + 1) * sizeof *fstart);
+  for (size_t i = 0; i < tab->len; i++) fstart[i] = tab->base[i].addr;
+  size_t nfunc = tab->len;
   size_t k = 0;
   for (size_t i = 0; i < tab->len; i++) {
     Sym *s = &tab->base[i];
@@ -246,7 +252,22 @@ void line_add_syms(Core *core, SymTab *tab)
   tab->len += lines.n;
   free(lines.v);
   symtab_finalize(tab);
-  /* as with -S tables, the last symbol reaches to the end of .text */
-  if (tab->len && tab->base[tab->len - 1].end_addr < hi - 1)
-    tab->base[tab->len - 1].end_addr = hi - 1;
+  /* The last symbol: a function keeps its extent in the function table
+     (up to the next function symbol, dropped ones included: GNU's etext
+     covers the bytes up to data_start; the table's last function reaches
+     the end of .text); a line symbol reaches the end of .text. */
+  if (tab->len) {
+    Sym *last = &tab->base[tab->len - 1];
+    vma_t end = text_hi - 1;
+    if (!last->is_line) {
+      size_t lo2 = 0, hi2 = nfunc;  /* first function start above it */
+      while (lo2 < hi2) {
+        size_t mid = (lo2 + hi2) / 2;
+        if (fstart[mid] <= last->addr) lo2 = mid + 1; else hi2 = mid;
+      }
+      if (lo2 < nfunc) end = fstart[lo2] - 1;
+    }
+    if (end > last->end_addr) last->end_addr = end;
+  }
+  free(fstart);
 }
