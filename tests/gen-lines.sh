@@ -42,7 +42,7 @@ python3 tools/bbprof.py cases/lines/bin cases/lines/gmon.out cases/lines_bb/gmon
   main+0=7 main+4=9 main+25=11 main+40=3 a_loop+0=5 a_loop+17=5 a_loop+20=9 a_loop+25=6 a_loop+33=6 \
   a_loop+40=1234567890123 twofile+0=1 twofile+9=2 twofile+34=0 \
   spread+0=1 spread+1=2 spread+2=3 spread+3=4 spread+4=5 spread+5=6 spread+6=7 spread+7=8 \
-  spread+8=9 spread+9=10 spread+10=11 spread+11=12 -- main+4=100 spread+1=1000 relined+20=4 helper+3=9
+  spread+8=9 spread+9=10 spread+10=11 spread+11=12 -- main+4=100 spread+1=1000 relined+20=4 helper+3=9 etext+24=4 etext+0=1
 echo gmon.out > cases/lines_bb/files
 # thousands of lines: 600 generated functions over 8 files, at -O2
 python3 progs/lines/genbig.py 8 600 "$tmp"
