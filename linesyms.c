@@ -268,6 +268,8 @@ void line_add_syms(Core *core, SymTab *tab)
       if (lo2 < nfunc) end = fstart[lo2] - 1;
     }
     if (end > last->end_addr) last->end_addr = end;
+    /* but GNU credits it no samples (a bin past etext goes nowhere) */
+    tab->last_hist_end = last->addr;
   }
   free(fstart);
 }

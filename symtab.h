@@ -82,6 +82,9 @@ typedef struct {
   size_t *bucket, nbuckets;     /* sym_lookup's index, built on first use */
   unsigned shift;
   struct Core *core;            /* where the symbols came from */
+  /* -l: where the histogram stops crediting the last symbol, which takes
+     no samples though lookups reach past it (0: its end_addr + 1) */
+  vma_t last_hist_end;
 } SymTab;
 
 void sym_init(Sym *s);
