@@ -13,7 +13,7 @@ run() { # case args: profile the case's bin into its gmon.out
   (cd "$tmp" && rm -f gmon.out && "$OLDPWD/cases/$1/bin" $2 >/dev/null && mv gmon.out "$OLDPWD/cases/$1/gmon.out")
   echo gmon.out > cases/$1/files
 }
-for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two; do rm -rf cases/$c; mkdir -p cases/$c; done
+for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two lines_rand; do rm -rf cases/$c; mkdir -p cases/$c; done
 # several files, a header's static inline function, a function whose body
 # comes from an #included file, #line, one program at -O0 and at -O2
 (cd progs/lines && gcc -O0 -g -pg $map main.c a.c b.c -o ../../cases/lines/bin)
@@ -25,6 +25,12 @@ run lines_O2 600000
 run lines_two
 python3 tools/bbprof.py cases/lines_two/bin cases/lines_two/gmon.out cases/lines_two/gmon.bb f+0=4 g+0=6 g+3=2 main+1=3
 echo "gmon.out gmon.bb" > cases/lines_two/files
+# random histograms and arcs, some past .text (etext takes calls there but
+# no samples)
+cp cases/lines/bin cases/lines_rand/bin
+python3 tools/randprof.py cases/lines_rand/bin cases/lines_rand/gmon.5 5
+python3 tools/randprof.py cases/lines_rand/bin cases/lines_rand/gmon.17 17
+echo "gmon.5 gmon.17" > cases/lines_rand/files
 # compressed debug sections
 (cd progs/lines && gcc -O2 -g -gz=zlib -pg $map main.c a.c b.c -o ../../cases/lines_gz/bin)
 run lines_gz 300000
@@ -100,4 +106,5 @@ printf '%s\n' "-b -l" "-b -l -C" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A 
   "-b --inline-file-names" > cases/lines_gz/optsets
 printf '%s\n' "-b -l" "-b -l -C" "-b -l -C -z" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A -I ../../progs/lines" \
   "-b -l -A -x -I ../../progs/lines" "-b -l -A -x -m 0 -I ../../progs/lines" "-b -l -A -t 0 -I ../../progs/lines" > cases/lines_two/optsets
-sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two
+printf '%s\n' "-b -l" "-b -l -z" "-b -l -C" "-b" > cases/lines_rand/optsets
+sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two lines_rand
