@@ -9,11 +9,21 @@ void ann_print_exec_counts(const SymTab *tab);
    or, with -y, to FILE-ann files; returns whether it printed anything to
    stdout. */
 int ann_print_source(const SymTab *tab, int separator);
-/* One page of it: SRC copied to OUT with the counts of V (N lines, sorted
-   by line, no line twice) in front of their lines, then the "Top" table
-   and the summary; with HEADER the "*** File PATH:" line first.  Reads
-   SRC to its end (at most 1 GiB of a pipe or device); does not close it. */
-typedef struct { int line; uint64_t count; } AnnLine;
+/* One annotated line: LINE's count (the calls of the functions starting
+   there) and, for -l, the lowest symbol on it and how many there are. */
+typedef struct {
+  int line;
+  uint64_t count;
+  Sym *first;                   /* -l only; may be NULL otherwise */
+  unsigned nsyms;
+} AnnLine;
+/* -l: the last count shown, carried from line to line and file to file. */
+typedef struct { uint64_t last; } AnnCarry;
+/* One page of it: SRC copied to OUT with the annotations of V (N lines,
+   sorted by line, no line twice) in front of their lines, then the "Top"
+   table and the summary; with HEADER the "*** File PATH:" line first.
+   Reads SRC to its end (at most 1 GiB of a pipe or device); does not
+   close it.  CARRY may be NULL. */
 void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FILE *out,
-                    int header);
+                    int header, AnnCarry *carry);
 #endif

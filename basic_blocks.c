@@ -15,13 +15,39 @@ void bb_add(BBSet *bb, vma_t addr, vma_t count)
   bb->n++;
 }
 
-void bb_write_blocks(const BBSet *bb, GmonOut *out)
+void bb_write_blocks(const BBSet *bb, const SymTab *tab, GmonOut *out)
 {
   if (!bb->n) return;
+  size_t n = 0;
+  for (size_t i = 0; i < tab->len; i++) n += tab->base[i].nbb;
   genc_put_u8(out, GMON_TAG_BB_COUNT);
-  genc_put_u32(out, (uint32_t)bb->n);
+  genc_put_u32(out, (uint32_t)n);
+  for (size_t i = 0; i < tab->len; i++) {
+    const Sym *s = &tab->base[i];
+    for (unsigned k = 0; k < s->nbb; k++) {
+      genc_put_addr(out, s->bb_addr[k]);
+      genc_put_addr(out, s->bb_count[k]);
+    }
+  }
+}
+
+void bb_assign(const BBSet *bb, SymTab *tab)
+{
   for (size_t i = 0; i < bb->n; i++) {
-    genc_put_addr(out, bb->v[i].addr);
-    genc_put_addr(out, bb->v[i].count);
+    Sym *s = sym_lookup(tab, bb->v[i].addr);
+    if (!s) continue;
+    unsigned k;
+    for (k = 0; k < s->nbb && s->bb_addr[k] != bb->v[i].addr; k++) {}
+    if (k == s->nbb) {
+      if (s->nbb == SYM_NBBS) continue;
+      if (!s->bb_addr) {
+        s->bb_addr = xmalloc(SYM_NBBS * sizeof *s->bb_addr);
+        s->bb_count = xmalloc(SYM_NBBS * sizeof *s->bb_count);
+      }
+      s->bb_addr[k] = bb->v[i].addr;
+      s->bb_count[k] = 0;
+      s->nbb++;
+    }
+    s->bb_count[k] += bb->v[i].count;
   }
 }

@@ -3,6 +3,8 @@
 #include <string.h>
 #include "call_graph.h"
 #include "core.h"
+#include "linesyms.h"
+#include "options.h"
 #include "gmon_out.h"
 
 /* Arcs as read, kept for gmon.sum: GNU writes them per source line. */
@@ -32,6 +34,11 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
   if (child == last && child && child->end_addr == child->addr) child = NULL;
   if (child && !child->is_func && child > tab->base && child[-1].is_func) child--;
   if (!parent || !child) return;
+  /* the callee is a function: GNU takes the nearest symbol at or below
+     self_pc marked as one (BSF_FUNCTION), passing line symbols (-l) and
+     untyped ones (an assembly label after a function); none: keep it */
+  for (size_t i = (size_t)(child - tab->base) + 1; i-- > 0;)
+    if (tab->base[i].is_func && !tab->base[i].is_line) { child = &tab->base[i]; break; }
   if (!sym_id_arc_ok(specs, tab, parent, child)) return;
   arc_add(cg, parent, child, count);
   if (keep) keep_rec(keep, from_pc, self_pc, count, parent, child);
@@ -87,17 +94,26 @@ static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count
 }
 
 /* Start of the source line holding ADDR within symbol S: GNU's gmon.sum
-   names each arc end by the line symbol it falls in when the object has
-   line information, by the function otherwise. */
+   names each caller by the line symbol it falls in when the object has
+   line information (a run of addresses with one file, line and function
+   as BFD names them -- the function changes inside a line where inlined
+   code starts or ends), by the function otherwise. */
+static int same_name(const char *a, const char *b)
+{
+  return a == b || (a && b && !strcmp(a, b));
+}
+
 static vma_t line_start(Core *core, Sym *s, vma_t addr)
 {
-  const char *f0, *f;
+  const char *f0, *f, *fn0, *fn;
   int l0, l;
-  if (!core || !core_has_line_info(core) || !core_src_info(core, addr, &f0, &l0))
+  if (!core || !core_has_line_info(core) || !core_src_func_info(core, addr, &f0, &l0, &fn0))
     return s->addr;
   vma_t a = addr;
   while (a > s->addr) {
-    if (!core_src_info(core, a - 1, &f, &l) || l != l0 || strcmp(f, f0)) break;
+    if (!core_src_func_info(core, a - 1, &f, &l, &fn) || l != l0 || strcmp(f, f0)
+        || !same_name(fn, fn0))
+      break;
     a--;
   }
   return a;
@@ -117,9 +133,35 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
   RawArc *raw = recs->v;
   size_t nraw = recs->n;
   size_t i, k, n = 0;
+  /* GNU names callers by the symbols of its -l table even without -l:
+     build it (a copy of the table with the line symbols added) */
+  SymTab lines;
+  const SymTab *lt = NULL;
+  if (opt.line) {
+    lt = tab;
+  } else if (tab->core && !opt.ext_symtab && core_has_line_info(tab->core)) {
+    memset(&lines, 0, sizeof lines);
+    lines.base = xmalloc((tab->len + 1) * sizeof *lines.base);
+    memcpy(lines.base, tab->base, tab->len * sizeof *lines.base);
+    lines.len = tab->len;
+    lines.core = tab->core;
+    line_add_syms(tab->core, &lines);
+    lt = &lines;
+  }
+  if (!lt && tab->core) core_prime_src_info(tab->core, tab);
   for (i = 0; i < nraw; i++) {
-    raw[i].from = line_start(tab->core, raw[i].parent, raw[i].from);
+    if (lt) {
+      Sym *p = sym_lookup(lt, raw[i].from);
+      raw[i].from = p ? p->addr : raw[i].parent->addr;
+    } else {
+      raw[i].from = line_start(tab->core, raw[i].parent, raw[i].from);
+    }
     raw[i].self = raw[i].child->addr;
+  }
+  if (lt == &lines) {
+    free(lines.base);
+    free(lines.addrs);
+    free(lines.bucket);
   }
   /* merge equal pairs into the first occurrence (hash on the pair) */
   size_t cap = 16;

@@ -30,6 +30,8 @@ int cg_entry_printed(const Sym *s)
   /* cycles too: -c's arcs of count zero can close a cycle nobody calls
      and that takes no time, which GNU prints only with -z */
   if (!s->print_flag) return 0;
+  /* with -l only function symbols get entries (not lines, not cycles) */
+  if (opt.line && (s->is_cycle || s->is_line || !s->is_func)) return 0;
   return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
@@ -542,7 +544,8 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
         size_t j = r + (size_t)c * rows;
         if (j >= k) break;
         if (v[j]->is_cycle) snprintf(nm, sizeof nm, "<cycle %d>", v[j]->cycle_num);
-        else snprintf(nm, sizeof nm, "%s", sym_label(tab, v[j]));
+        /* -l's "(file:line @ addr)" is not shown here */
+        else snprintf(nm, sizeof nm, "%s", opt.line ? sym_print_name(v[j]) : sym_label(tab, v[j]));
         snprintf(ix, sizeof ix, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
         printf("%6.6s %-19.19s", ix, nm);   /* GNU cuts "[10012]" to 6 too */
       }
@@ -573,7 +576,8 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
       *q++ = s->print_flag ? ']' : ')';
       size_t il = (size_t)(q - idx);
       const char *label = s->is_cycle ? "" : sym_label(tab, s);
-      const char *file = !s->is_cycle && s->is_static ? src_sym_file(tab, s) : NULL;
+      /* -l's label already names the file */
+      const char *file = !s->is_cycle && s->is_static && !opt.line ? src_sym_file(tab, s) : NULL;
       size_t ll = strlen(label), fl = file ? strlen(file) : 0;
       long long target = (long long)c * colw + 6 - (long long)il;
       if (len < target) {

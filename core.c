@@ -21,6 +21,7 @@ void core_init(Core *c, const char *filename)
   bfd *abfd = bfd_openr(filename, NULL);
   if (!abfd)
     fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
+  abfd->flags |= BFD_DECOMPRESS;  /* compressed debug sections (-gz) */
   if (!bfd_check_format(abfd, bfd_object))
     fatal("%s: %s: not in executable format\n", opt.whoami, filename);
   c->abfd = abfd;
@@ -65,9 +66,10 @@ int core_has_line_info(Core *c)
   return c->line_info;
 }
 
-int core_src_info(const Core *c, vma_t addr, const char **file, int *line)
+int core_src_func_info(const Core *c, vma_t addr, const char **file, int *line,
+                       const char **func)
 {
-  const char *fname = NULL, *func = NULL;
+  const char *fname = NULL, *fn = NULL;
   unsigned int l = 0;
   asection *sec;
   for (sec = c->abfd->sections; sec; sec = sec->next) {
@@ -77,15 +79,45 @@ int core_src_info(const Core *c, vma_t addr, const char **file, int *line)
   }
   if (!sec) sec = c->text;
   if (bfd_find_nearest_line(c->abfd, sec, c->syms,
-                            addr - bfd_section_vma(sec), &fname, &func, &l)
+                            addr - bfd_section_vma(sec), &fname, &fn, &l)
       && fname && l) {
     *file = fname;
     *line = (int)l;
+    if (func) *func = fn;
     return 1;
   }
   *file = NULL;
   *line = 0;
+  if (func) *func = NULL;
   return 0;
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+  const Sym *x = *(const Sym *const *)a, *y = *(const Sym *const *)b;
+  return (x->bfd_seq > y->bfd_seq) - (x->bfd_seq < y->bfd_seq);
+}
+
+void core_prime_src_info(Core *c, const SymTab *funcs)
+{
+  if (c->src_primed || !core_has_line_info(c)) return;
+  c->src_primed = 1;
+  const Sym **v = xmalloc((funcs->len + 1) * sizeof *v);
+  size_t n = 0;
+  for (size_t i = 0; i < funcs->len; i++)
+    if (!funcs->base[i].is_line && !funcs->base[i].is_cycle) v[n++] = &funcs->base[i];
+  qsort(v, n, sizeof *v, cmp_seq);
+  for (size_t i = 0; i < n; i++) {
+    const char *f;
+    int l;
+    core_src_info(c, v[i]->addr, &f, &l);
+  }
+  free(v);
+}
+
+int core_src_info(const Core *c, vma_t addr, const char **file, int *line)
+{
+  return core_src_func_info(c, addr, file, line, NULL);
 }
 
 const unsigned char *core_text_space(Core *c, vma_t *vma, size_t *size)

@@ -27,12 +27,24 @@ typedef struct Core {
   unsigned char *text_space;    /* the text's bytes, read on first use */
   int text_tried;
   Sym indirect_child;           /* -c: "<indirect child>", not in the table */
+  int src_primed;               /* core_prime_src_info done */
 } Core;
 
 void core_init(Core *c, const char *filename);
 /* Source position of an address from debug info; 0 when unknown. */
 int core_src_info(const Core *c, vma_t addr, const char **file, int *line);
+/* The same, with the function BFD names there (the inlined one inside
+   inlined code; NULL if none). */
+int core_src_func_info(const Core *c, vma_t addr, const char **file, int *line,
+                       const char **func);
 int core_has_line_info(Core *c);
+/* Asks BFD about each function symbol's address, in the object's symbol
+   table order, once, as GNU does while it builds its table: BFD remembers
+   what the first question about a function tells it (a C function whose
+   DWARF name is not a linkage name takes the name of the symbol at its
+   start, and keeps it for its .cold part), so later answers depend on
+   it.  Call before asking about addresses inside functions. */
+void core_prime_src_info(Core *c, const SymTab *funcs);
 /* The text section's bytes (NULL when they cannot be read), its address
    and size. */
 const unsigned char *core_text_space(Core *c, vma_t *vma, size_t *size);

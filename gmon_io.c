@@ -336,7 +336,7 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
     for (uint32_t k = 0; k < h->nbins; k++) genc_put_n(&out, h->bins[k] & 0xffff, 2);
   }
   cg_write_arcs(&p->arc_recs, syms, &out);
-  bb_write_blocks(&p->bb, &out);
+  bb_write_blocks(&p->bb, syms, &out);
   err = atomic_commit(&af);
   if (err) fatal("%s: %s: %s\n", opt.whoami, filename, strerror(err));
 }

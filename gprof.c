@@ -10,6 +10,7 @@
 #include <string.h>
 #include "options.h"
 #include "corefile.h"
+#include "linesyms.h"
 #include "sym_ids.h"
 #include "gmon_io.h"
 #include "cg_analyze.h"
@@ -19,6 +20,7 @@
 #include "annotate.h"
 #include "export.h"
 #include <libiberty/demangle.h>
+#include <libiberty/libiberty.h>
 
 #define GPROF_VERSION "0.1"
 
@@ -68,7 +70,9 @@ static const struct option long_opts[] = {
   { 0, 0, 0, 0 }
 };
 
-/* The synopsis GNU prints after an option error (exit 1). */
+/* The one usage text: every option the program accepts, as GNU prints
+   it for --help (stdout, exit 0) and after an option error (stderr,
+   exit 1). */
 static void usage(FILE *f, int status)
 {
   fprintf(f,
@@ -87,51 +91,6 @@ static void usage(FILE *f, int status)
     "\t[image-file] [profile-file...]\n",
     opt.whoami);
   exit(status);
-}
-
-static void help(void)
-{
-  printf("Usage: %s [options] [image-file [profile-file...]]\n"
-    "Analyse the profile data written by a program built with -pg.\n"
-    "Without file names: a.out and gmon.out; several profile files are summed.\n\n"
-    "Reports (SPEC names functions: file.c, name, file.c:name, file.c:LINE):\n"
-    "  -p, --flat-profile[=SPEC]     the flat profile (of SPEC only)\n"
-    "  -P, --no-flat-profile[=SPEC]  no flat profile (or one without SPEC)\n"
-    "  -q, --graph[=SPEC]            the call graph and index (from SPEC down)\n"
-    "  -Q, --no-graph[=SPEC]         no call graph (or one without SPEC)\n"
-    "  -C, --exec-counts[=SPEC]      call counts per function\n"
-    "  -Z, --no-exec-counts[=SPEC]   no call counts (or without SPEC)\n"
-    "  -b, --brief                   no explanations after the tables\n"
-    "  -z, --display-unused-functions  list functions never used too\n"
-    "  -T, --traditional             BSD layout\n"
-    "  -w, --width=N                 width of the index (80)\n"
-    "      --inline-file-names       show each function's file and line\n"
-    "  -L, --print-path              full paths of source files\n"
-    "      --demangle[=STYLE], --no-demangle   C++ names\n"
-    "Analysis:\n"
-    "  -a, --no-static               fold static functions into their neighbour\n"
-    "  -D, --ignore-non-functions    only symbols marked as functions\n"
-    "  -k FROM/TO                    drop arcs from FROM to TO\n"
-    "  -n, --time=SPEC               propagate only SPEC's time\n"
-    "  -N, --no-time=SPEC            do not propagate SPEC's time\n"
-    "  -e/-E/-f/-F NAME              older forms of -Q/-N/-q/-n for one name\n"
-    "  -S, --external-symbol-table=FILE  symbols from an nm-style table\n"
-    "  -r, --function-ordering       suggest an order for the functions\n"
-    "Files:\n"
-    "  -s, --sum                     write the summed data to gmon.sum\n"
-    "  -i, --file-info               count the records in each profile file\n"
-    "  -O, --file-format=FORMAT      auto, bsd, 4.4bsd or magic\n"
-    "Exports (FILE \"-\" is standard output, which then holds only that):\n"
-    "      --dot[=FILE]              the call graph for Graphviz (gprof.dot)\n"
-    "      --node-threshold=PCT      leave out nodes under PCT%% of the time (0.5)\n"
-    "      --edge-threshold=PCT      leave out edges under PCT%% of the time (0.1)\n"
-    "      --callgrind[=FILE]        callgrind format (callgrind.out.gprof)\n"
-    "      --json[=FILE]             the whole analysis as JSON (gprof.json)\n"
-    "Other:\n"
-    "  -d, --debug[=N]               traces of the analysis (see gprof(1))\n"
-    "  -h, --help                    this text\n"
-    "  -v, --version                 the version\n", opt.whoami);
-  exit(0);
 }
 
 enum {
@@ -187,6 +146,7 @@ int main(int argc, char **argv)
   ExportOptions exports;
   export_options_init(&exports);
   o->whoami = argv[0];
+  expandargv(&argc, &argv);     /* @FILE: options read from FILE */
   util_set_name(argv[0]);
   /* reports run to tens of megabytes: write them in large blocks */
   static char outbuf[1 << 16];
@@ -194,6 +154,7 @@ int main(int argc, char **argv)
   o->demangle = 1;
   o->width = 80;
   o->table_length = 10;
+  o->min_count = 1;             /* -A: counts below it show as ##### */
   while ((c = getopt_long(argc, argv,
              "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
              long_opts, NULL)) != -1) {
@@ -228,7 +189,7 @@ int main(int argc, char **argv)
     }
     case 'l': o->line = 1; break;
     case 'L': o->print_path = 1; break;
-    case 'm': o->min_count = strtoul(optarg, NULL, 0); break;
+    case 'm': o->min_count = strtoul(optarg, NULL, 10); break;   /* decimal, as GNU */
     case 'n': sym_id_add(&specs, optarg, INCL_TIME); break;
     case 'N': sym_id_add(&specs, optarg, EXCL_TIME); break;
     case 'p': report_on(&specs, &style, &user, STYLE_FLAT, INCL_FLAT); break;
@@ -265,7 +226,7 @@ int main(int argc, char **argv)
       printf("gprof (clean-room reimplementation) %s\n", GPROF_VERSION);
       printf("Reads and writes the data and reports of GNU gprof 2.40.\n");
       exit(0);
-    case 'h': help(); break;
+    case 'h': usage(stdout, 0); break;
     case 1000:
       o->demangle = 1;
       if (optarg) {
@@ -288,6 +249,17 @@ int main(int argc, char **argv)
     default: break;
     }
   }
+  /* GPROF_PATH: more source directories, searched after -I's */
+  const char *env_path = getenv("GPROF_PATH");
+  if (env_path && *env_path) {
+    if (o->src_dirs) {
+      char *d = xmalloc(strlen(o->src_dirs) + strlen(env_path) + 2);
+      sprintf(d, "%s:%s", o->src_dirs, env_path);
+      o->src_dirs = d;
+    } else {
+      o->src_dirs = env_path;
+    }
+  }
   if (optind < argc) a_out = argv[optind++];
   if ((style & STYLE_FUNC_ORDER) && (style & STYLE_FILE_ORDER))
     fatal("%s: Only one of --function-ordering and --file-ordering may be specified.\n",
@@ -303,6 +275,7 @@ int main(int argc, char **argv)
   if (opt.map_file) core_read_map(&map, opt.map_file);
   if (opt.ext_symtab) core_read_external_symtab(&core, &syms, opt.ext_symtab);
   else core_create_function_syms(&core, &map, &syms);
+  if (opt.line && !opt.ext_symtab) line_add_syms(&core, &syms);
   sym_id_parse(&specs, &syms);
   DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
 
@@ -317,6 +290,7 @@ int main(int argc, char **argv)
   for (int i = 0; i < nfiles; i++) gmon_out_read(&prof, &cx, files[i]);
   if (opt.want_info) return 0;
 
+  if ((opt.line || (style & STYLE_SUM)) && prof.have_bb) bb_assign(&prof.bb, &syms);
   if (style & STYLE_SUM) gmon_out_write(&prof, &syms, "gmon.sum");
 
   /* the analysis */

@@ -118,7 +118,8 @@ static void assign_rec(HistSet *hs, const Hist *h, SymTab *tab)
       Sym *s = &tab->base[j];
       vma_t s_lo = s->addr / UNIT;
       vma_t s_hi = (j + 1 < tab->len) ? tab->base[j + 1].addr / UNIT
-                                        : (s->end_addr + 1) / UNIT;
+                                        : (tab->last_hist_end ? tab->last_hist_end
+                                           : s->end_addr + 1) / UNIT;
       if (bin_hi < s_lo) break;
       if (s_hi <= bin_lo) continue;
       vma_t ov_lo = bin_lo > s_lo ? bin_lo : s_lo;

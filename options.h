@@ -18,7 +18,7 @@ typedef struct {
   unsigned long min_count;
   const char *map_file;         /* -R */
   const char *ext_symtab;       /* -S */
-  const char *src_dirs;         /* -I: colon-separated source directories */
+  const char *src_dirs;         /* -I, then GPROF_PATH: colon-separated source directories */
   int width;
   int file_format;              /* FF_AUTO ... */
   int debug;                    /* DBG_* bits */

@@ -55,6 +55,7 @@ FILE *src_open(const char *path)
   while (*d) {
     const char *e = strchr(d, ':');
     size_t len = e ? (size_t)(e - d) : strlen(d);
+    if (!len) { d += e != NULL; continue; }
     char *name = xmalloc(len + strlen(base) + 2);
     memcpy(name, d, len);
     sprintf(name + len, "/%s", base);

@@ -208,18 +208,24 @@ const char *sym_print_name(const Sym *s)
   return m->dname;
 }
 
-/* The name with, under --inline-file-names, its "(file:line)". */
+/* The name with, under -l, "(file:line @ addr)", else under
+   --inline-file-names "(file:line)"; symbols without a source position
+   print their bare name. */
 const char *sym_label(const SymTab *tab, const Sym *s)
 {
   Sym *m = (Sym *)s;
-  if (!opt.inline_names || s->is_cycle) return sym_print_name(s);
+  if ((!opt.inline_names && !opt.line) || s->is_cycle) return sym_print_name(s);
   if (!m->label) {
     const char *f = src_sym_file(tab, s);
     const char *n = sym_print_name(s);
     if (f) {
-      size_t len = strlen(n) + strlen(f) + 32;
+      size_t len = strlen(n) + strlen(f) + 64;
       char *b = xmalloc(len);
-      snprintf(b, len, "%s (%s:%d)", n, f, src_sym_line(tab, s));
+      if (opt.line)
+        snprintf(b, len, "%s (%s:%d @ %llx)", n, f, src_sym_line(tab, s),
+                 (unsigned long long)s->addr);
+      else
+        snprintf(b, len, "%s (%s:%d)", n, f, src_sym_line(tab, s));
       m->label = b;
     } else {
       m->label = n;

@@ -20,11 +20,13 @@ struct Arc;
 struct Core;
 
 typedef struct Sym Sym;
+#define SYM_NBBS 10
 struct Sym {
   /* the symbol table (corefile.c, symtab.c) */
   vma_t addr, end_addr;
   const char *name;             /* linkage name (leading char stripped) */
   unsigned is_func : 1, is_static : 1, is_cycle : 1;
+  unsigned is_line : 1;         /* -l: a line symbol (linesyms.c) */
   unsigned map_file;            /* -R: 1 + index in CoreMap files, 0 = none */
   unsigned bfd_seq;             /* position in the object's symbol table */
   /* looked up on first use (source.c, sym_ids.c) */
@@ -42,6 +44,11 @@ struct Sym {
   uint64_t ncalls;              /* calls from other functions */
   uint64_t self_calls;          /* calls from itself */
   struct Arc *parents, *children;
+  /* -l: basic-block counts in this symbol, by address in the order first
+     read, summed (basic_blocks.c bb_assign); GNU keeps SYM_NBBS at most */
+  unsigned nbb;
+  vma_t *bb_addr;
+  uint64_t *bb_count;
   /* the call-graph analysis (cg_arcs.c, cg_dfn.c) */
   int index;                    /* print index, 0 = none */
   int top_order;                /* depth-first number */
@@ -75,6 +82,9 @@ typedef struct {
   size_t *bucket, nbuckets;     /* sym_lookup's index, built on first use */
   unsigned shift;
   struct Core *core;            /* where the symbols came from */
+  /* -l: where the histogram stops crediting the last symbol, which takes
+     no samples though lookups reach past it (0: its end_addr + 1) */
+  vma_t last_hist_end;
 } SymTab;
 
 void sym_init(Sym *s);

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Records GNU gprof's output for every case and option set (see gen.sh).
+# Records GNU gprof's output for every case and option set (see gen.sh),
+# or for the cases named: sh expect.sh [case...]
 cd "$(dirname "$0")"
-for d in cases/*/; do
+if [ $# -gt 0 ]; then dirs=$(for c in "$@"; do echo cases/$c/; done); else dirs=$(echo cases/*/); fi
+for d in $dirs; do
   d=${d%/}; rm -rf $d/expected; mkdir -p $d/expected
   k=0
   while IFS= read -r o; do

@@ -94,6 +94,9 @@ python3 tools/ladder.py 241 4 cases/ladder_six "57>55=1" "51>61=1"
 derive fileorder_synth synth_300_2 gmon.out; cp cases/synth_300_2/gmon.out cases/fileorder_synth/
 for s in 1 2 3; do python3 tools/synthmap.py cases/synth_300_2/bin $s cases/fileorder_synth/$s.map; done
 
+# line-level cases (-l, basic blocks, -A with line counts)
+sh ./gen-lines.sh
+
 for f in "$tmp"/optsets/*; do [ -d cases/$(basename $f) ] && cp "$f" cases/$(basename $f)/optsets; done
 
 sh ./expect.sh

@@ -104,8 +104,19 @@ fi
 # 3. Our own banners: -v names this program honestly, -h lists options.
 v=$(PATH="$out/bin:$PATH" gprof -v); rc=$?
 if [ $rc -eq 0 ] && echo "$v" | grep -q 'clean-room' && ! echo "$v" | grep -q 'GNU gprof (GNU Binutils'; then ok; else bad "gprof -v"; fi
+# -h prints the one usage text, the same an unknown option gets on stderr,
+# and it names every option (each long one, @FILE, the short ones).
 h=$(PATH="$out/bin:$PATH" gprof -h); rc=$?
-if [ $rc -eq 0 ] && echo "$h" | grep -q -- '--flat-profile' && echo "$h" | grep -q -- '--sum'; then ok; else bad "gprof -h"; fi
+e=$(PATH="$out/bin:$PATH" gprof --no-such-option 2>&1 | tail -n +2); erc=$?
+miss=""
+for w in annotated-source exec-counts flat-profile graph time all-lines brief debug function-ordering \
+         file-ordering inline-file-names directory-path display-unused-functions file-format file-info \
+         help line min-count no-static print-path separate-files static-call-graph sum table-length \
+         traditional version width ignore-non-functions demangle no-demangle external-symbol-table @FILE \
+         abcDhilLrsTvwxyz ABCeEfFJnNOpPqQRStZ "-I dirs" "-k from/to" "-m min-count" "-t table-length"; do
+  echo "$h" | grep -q -- "$w" || miss="$miss $w"
+done
+if [ $rc -eq 0 ] && [ "$h" = "$e" ] && [ -z "$miss" ]; then ok; else bad "gprof -h:$miss"; fi
 
 # 4. -d traces: each flag the manual lists prints its own kind of line.
 for fl in "2 dfn:" "4 cycle" "16 tally:" "32 arcsort:" "64 records:" "128 symtab:" "512 lookup:" "1024 propagate:" "4096 symspec:"; do

@@ -16,6 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   for (size_t i = 0; i < n; i++) {
     line += 1 + data[2 + 2 * i] % 9;
     v[i].line = line;
+    v[i].first = NULL;
+    v[i].nsyms = 1;
     v[i].count = data[3 + 2 * i] > 200 ? 0 : (uint64_t)data[3 + 2 * i] << (data[3 + 2 * i] % 40);
   }
   const uint8_t *src = data + 2 + 2 * n;
@@ -23,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   jmp_buf env;
   if (!setjmp(env)) {
     util_fatal_trap(&env, 1);
-    ann_print_file("fuzz.c", v, n, f, stdout, data[0] & 0x80);
+    ann_print_file("fuzz.c", v, n, f, stdout, data[0] & 0x80, NULL);
   }
   util_fatal_trap(NULL, 0);
   fclose(f);

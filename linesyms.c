@@ -1,0 +1,275 @@
+/* linesyms.c -- line symbols for -l, from the DWARF line table (linesyms.h). */
+#define PACKAGE "gprof"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "linesyms.h"
+
+typedef struct { vma_t *v; size_t n, cap; } AddrVec;
+
+static void addr_push(AddrVec *a, vma_t x)
+{
+  if (a->n == a->cap) {
+    a->cap = a->cap ? 2 * a->cap : 1024;
+    a->v = xrealloc(a->v, a->cap * sizeof *a->v);
+  }
+  a->v[a->n++] = x;
+}
+
+static int cmp_vma(const void *a, const void *b)
+{
+  vma_t x = *(const vma_t *)a, y = *(const vma_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* ---- .debug_line: only where rows start, not what they say ---- */
+typedef struct { const unsigned char *p, *end; int bad, big; } Rd;
+
+static uint64_t rd_u(Rd *r, int n)
+{
+  uint64_t v = 0;
+  if (r->end - r->p < n) { r->bad = 1; r->p = r->end; return 0; }
+  for (int i = 0; i < n; i++)
+    v |= (uint64_t)(r->big ? r->p[n - 1 - i] : r->p[i]) << (8 * i);
+  r->p += n;
+  return v;
+}
+
+static uint64_t rd_uleb(Rd *r)
+{
+  uint64_t v = 0;
+  int sh = 0;
+  while (r->p < r->end) {
+    unsigned char b = *r->p++;
+    if (sh < 64) v |= (uint64_t)(b & 0x7f) << sh;
+    sh += 7;
+    if (!(b & 0x80)) return v;
+  }
+  r->bad = 1;
+  return v;
+}
+
+/* Appends the address of every row and of every sequence end of the line
+   programs in SEC (BUF of LEN bytes); 0 if a header cannot be read. */
+static int line_rows(const unsigned char *buf, size_t len, int big, int addr_size, AddrVec *out)
+{
+  Rd r = { buf, buf + len, 0, big };
+  while (r.p < r.end) {
+    uint64_t ulen = rd_u(&r, 4);
+    int off8 = 0;
+    if (ulen == 0xffffffffu) { ulen = rd_u(&r, 8); off8 = 1; }
+    if (r.bad || ulen > (uint64_t)(r.end - r.p)) return 0;
+    const unsigned char *unit_end = r.p + ulen;
+    Rd u = { r.p, unit_end, 0, big };
+    r.p = unit_end;
+    unsigned version = (unsigned)rd_u(&u, 2);
+    int asz = addr_size;
+    if (version < 2 || version > 5) return 0;
+    if (version >= 5) { asz = (int)rd_u(&u, 1); rd_u(&u, 1); }
+    uint64_t hlen = rd_u(&u, off8 ? 8 : 4);
+    if (u.bad || hlen > (uint64_t)(u.end - u.p)) return 0;
+    const unsigned char *prog = u.p + hlen;
+    unsigned min_insn = (unsigned)rd_u(&u, 1);
+    if (version >= 4) rd_u(&u, 1);                  /* max ops per insn */
+    rd_u(&u, 1);                                    /* default is_stmt */
+    rd_u(&u, 1);                                    /* line base */
+    unsigned line_range = (unsigned)rd_u(&u, 1);
+    unsigned opcode_base = (unsigned)rd_u(&u, 1);
+    unsigned char std_len[256];
+    memset(std_len, 0, sizeof std_len);
+    for (unsigned i = 1; i < opcode_base; i++) std_len[i] = (unsigned char)rd_u(&u, 1);
+    if (u.bad || line_range == 0 || (asz != 4 && asz != 8 && asz != 2)) return 0;
+    u.p = prog;
+    vma_t addr = 0;
+    while (u.p < u.end && !u.bad) {
+      unsigned op = *u.p++;
+      if (op >= opcode_base) {
+        addr += (vma_t)((op - opcode_base) / line_range) * min_insn;
+        addr_push(out, addr);
+        continue;
+      }
+      switch (op) {
+      case 0: {
+        uint64_t n = rd_uleb(&u);
+        if (n == 0 || n > (uint64_t)(u.end - u.p)) { u.bad = 1; break; }
+        const unsigned char *next = u.p + n;
+        unsigned sub = *u.p++;
+        if (sub == 1) { addr_push(out, addr); addr = 0; }
+        else if (sub == 2) addr = (vma_t)rd_u(&u, (int)(n - 1));
+        u.p = next;
+        break;
+      }
+      case 1: addr_push(out, addr); break;
+      case 2: addr += (vma_t)rd_uleb(&u) * min_insn; break;
+      case 8: addr += (vma_t)((255 - opcode_base) / line_range) * min_insn; break;
+      case 9: addr += (vma_t)rd_u(&u, 2); break;
+      default:
+        for (unsigned i = 0; i < std_len[op]; i++) rd_uleb(&u);
+        break;
+      }
+    }
+    if (u.bad) return 0;
+  }
+  return 1;
+}
+
+/* The addresses where BFD's answer may change, sorted and unique, inside
+   [lo, hi); NULL when the line table cannot be read (walk every byte). */
+static vma_t *query_points(Core *core, vma_t lo, vma_t hi, size_t *np)
+{
+  bfd *abfd = core->abfd;
+  if (!(abfd->flags & (EXEC_P | DYNAMIC))) return NULL;
+  if (bfd_get_section_by_name(abfd, ".stab")) return NULL;
+  asection *sec = bfd_get_section_by_name(abfd, ".debug_line");
+  if (!sec) {
+    *np = 0;
+    return xmalloc(sizeof(vma_t));
+  }
+  bfd_byte *buf = NULL;
+  if (!bfd_malloc_and_get_section(abfd, sec, &buf)) return NULL;
+  AddrVec a = { 0, 0, 0 };
+  int ok = line_rows(buf, (size_t)bfd_section_size(sec), core->big_endian, core->addr_size, &a);
+  free(buf);
+  if (!ok) { free(a.v); return NULL; }
+  addr_push(&a, lo);
+  size_t m = 0;
+  qsort(a.v, a.n, sizeof *a.v, cmp_vma);
+  for (size_t i = 0; i < a.n; i++)
+    if (a.v[i] >= lo && a.v[i] < hi && (!m || a.v[m - 1] != a.v[i])) a.v[m++] = a.v[i];
+  *np = m;
+  return a.v;
+}
+
+typedef struct { Sym *v; size_t n, cap; } SymVec;
+
+static int same_str(const char *a, const char *b)
+{
+  return a == b || (a && b && !strcmp(a, b));
+}
+
+static void line_sym(Core *core, SymTab *funcs, SymVec *out, vma_t addr,
+                     const char *file, int line, const char *func)
+{
+  if (out->n == out->cap) {
+    out->cap = out->cap ? 2 * out->cap : 1024;
+    out->v = xrealloc(out->v, out->cap * sizeof *out->v);
+  }
+  Sym *s = &out->v[out->n++];
+  sym_init(s);
+  Sym *f = sym_lookup(funcs, addr);
+  if (!f && funcs->len && addr >= funcs->base[funcs->len - 1].addr) f = &funcs->base[funcs->len - 1];
+  s->addr = s->end_addr = addr;
+  char lead = bfd_get_symbol_leading_char(core->abfd);
+  if (func && lead && func[0] == lead) func++;
+  s->name = func ? func : f ? f->name : "";
+  s->is_line = 1;
+  s->is_static = f ? f->is_static : 0;
+  /* files are met after every function symbol's, in address order (the
+     order -A lists files in depends on it) */
+  s->bfd_seq = (unsigned)core->nsyms + (unsigned)out->n;
+  s->file_done = 1;
+  s->file = file;
+  s->line = line;
+  DBG(DBG_SYMTAB, "lines: %s at 0x%llx (%s:%d)\n", s->name, (unsigned long long)addr, file, line);
+}
+
+void line_add_syms(Core *core, SymTab *tab)
+{
+  core_prime_src_info(core, tab);
+  /* function symbols outside the code go: data_start (a weak symbol in
+     .data), _edata past the end of .text; etext, just at the end of
+     .fini, stays (GNU 2.40, measured) */
+  /* each function's extent before anything is dropped: the last symbol
+     keeps it (etext then reaches to data_start) */
+  vma_t text_hi = bfd_section_vma(core->text) + bfd_section_size(core->text);
+  vma_t *fstart = xmalloc((tab->len + 1) * sizeof *fstart);
+  for (size_t i = 0; i < tab->len; i++) fstart[i] = tab->base[i].addr;
+  size_t nfunc = tab->len;
+  size_t k = 0;
+  for (size_t i = 0; i < tab->len; i++) {
+    Sym *s = &tab->base[i];
+    int in_code = 0;
+    for (asection *sec = core->abfd->sections; sec && !in_code; sec = sec->next)
+      in_code = (bfd_section_flags(sec) & SEC_CODE) && s->addr >= bfd_section_vma(sec)
+                && s->addr <= bfd_section_vma(sec) + bfd_section_size(sec);
+    if (in_code) tab->base[k++] = *s;
+  }
+  tab->len = k;
+  symtab_finalize(tab);
+
+  vma_t lo = bfd_section_vma(core->text), hi = lo + bfd_section_size(core->text);
+  SymVec lines = { 0, 0, 0 };
+  size_t np = 0;
+  /* GPROF_LINES_BYTEWISE: walk every byte as GNU does (a test aid: the
+     result must be the same, only slower) */
+  vma_t *pts = getenv("GPROF_LINES_BYTEWISE") ? NULL : query_points(core, lo, hi, &np);
+  const char *pfile = NULL, *pfunc = NULL;
+  int pline = 0;
+  /* GNU walks the text twice, counting and then making the symbols, and
+     BFD's answers in the second walk follow what the first taught it
+     (names of lambdas and of functions split in parts change; when the
+     count changes too, GNU stops: "somebody miscounted").  Ask every
+     question once before the walk that counts. */
+  if (core_has_line_info(core)) {
+    size_t n = pts ? np : (size_t)(hi - lo);
+    for (size_t i = 0; i < n; i++) {
+      const char *file, *func;
+      int line;
+      core_src_func_info(core, pts ? pts[i] : lo + i, &file, &line, &func);
+    }
+    for (size_t i = 0; i < n; i++) {
+      vma_t addr = pts ? pts[i] : lo + i;
+      vma_t next = pts ? (i + 1 < np ? pts[i + 1] : hi) : addr + 1;
+      const char *file, *func;
+      int line;
+      if (!core_src_func_info(core, addr, &file, &line, &func)) continue;
+      /* the function BFD names can change between rows (an inlined
+         call's range); look at the last byte, and at every byte if it
+         names another */
+      int walk = 0;
+      if (pts && next - addr > 1) {
+        const char *f2, *fn2;
+        int l2;
+        walk = core_src_func_info(core, next - 1, &f2, &l2, &fn2) && !same_str(fn2, func);
+      }
+      for (vma_t a = addr; a < next; a++) {
+        if (a > addr && !core_src_func_info(core, a, &file, &line, &func)) continue;
+        if (!(pfile && line == pline && !strcmp(file, pfile) && same_str(func, pfunc))) {
+          pfile = file;
+          pline = line;
+          pfunc = func;
+          line_sym(core, tab, &lines, a, file, line, func);
+        }
+        if (!walk) break;
+      }
+    }
+  }
+  free(pts);
+  tab->base = xrealloc(tab->base, (tab->len + lines.n + 1) * sizeof(Sym));
+  memcpy(tab->base + tab->len, lines.v, lines.n * sizeof(Sym));
+  tab->len += lines.n;
+  free(lines.v);
+  symtab_finalize(tab);
+  /* The last symbol: a function keeps its extent in the function table
+     (up to the next function symbol, dropped ones included: GNU's etext
+     covers the bytes up to data_start; the table's last function reaches
+     the end of .text); a line symbol reaches the end of .text. */
+  if (tab->len) {
+    Sym *last = &tab->base[tab->len - 1];
+    vma_t end = text_hi - 1;
+    if (!last->is_line) {
+      size_t lo2 = 0, hi2 = nfunc;  /* first function start above it */
+      while (lo2 < hi2) {
+        size_t mid = (lo2 + hi2) / 2;
+        if (fstart[mid] <= last->addr) lo2 = mid + 1; else hi2 = mid;
+      }
+      if (lo2 < nfunc) end = fstart[lo2] - 1;
+    }
+    if (end > last->end_addr) last->end_addr = end;
+    /* but GNU credits it no samples (a bin past etext goes nowhere) */
+    tab->last_hist_end = last->addr;
+  }
+  free(fstart);
+}

@@ -1,0 +1,22 @@
+/* linesyms.h -- the line symbols of -l (line-by-line profiling).
+ *
+ * Contract: line_add_syms takes the function table core_create_function_syms
+ * built and turns it into GNU 2.40's -l table: function symbols of sections
+ * that hold no code are dropped, and a line symbol is added at every address
+ * of the text section where the source position (file, line) that BFD reports
+ * differs from the last address that had one.  A line symbol is named after
+ * the function BFD reports there (the inlined one, inside inlined code) and
+ * carries its file and line (Sym.is_line, file_done set); where it shares an
+ * address with a function symbol, the function symbol stays (symtab_finalize).
+ *
+ * Cost: BFD is asked only at the addresses where the DWARF line table starts
+ * a row or ends a sequence (read once from .debug_line), since between two
+ * such addresses its answer cannot change.  Objects whose line table cannot
+ * be read that way (relocatable files, stabs, an unknown format) are walked
+ * byte by byte as GNU does.  Layer: object and symbols (core.c, symtab.c). */
+#ifndef LINESYMS_H
+#define LINESYMS_H
+#include "core.h"
+
+void line_add_syms(Core *core, SymTab *tab);
+#endif
