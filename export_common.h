@@ -28,6 +28,11 @@ typedef struct {
   double node_threshold, edge_threshold; /* percent, for --dot */
 } ExportOptions;
 
+/* Is S a line symbol of -l (a stretch of one source line inside a
+   function) rather than a function?  -l is being built on its own branch;
+   where it has landed (Sym.is_line) this returns s->is_line. */
+static inline int export_is_line(const Sym *s) { (void)s; return 0; }
+
 /* The samples the call graph's percentages divide by: every symbol's
    propagated self time (cg_print.c's "print time"). */
 double export_print_time(const SymTab *tab);

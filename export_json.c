@@ -53,6 +53,7 @@ static void sym_fields(Json *J, const Sym *s)
   key(f, "display", 0); STR(sym_label(tab, s));
   key(f, "address", 0); u64(f, s->addr);
   key(f, "static", 0); fputs(s->is_static ? "true" : "false", f);
+  key(f, "line_symbol", 0); fputs(export_is_line(s) ? "true" : "false", f);
   key(f, "file", 0); str_or_null(f, src_sym_path(tab, s));
   key(f, "line", 0);
   int line = src_sym_line(tab, s);
