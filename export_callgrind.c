@@ -8,7 +8,8 @@
  * rounded once) at its own address and first line (line 0 without line
  * information).  Under -l the line symbols that follow a function (up to
  * the next function) put their self time and their calls in that
- * function's block, each at its own address and line.  Each arc with calls is a calls= line from the caller's
+ * function's block, each at its own address and line, after an fi= line
+ * when its file is not the function's (inlined code).  Each arc with calls is a calls= line from the caller's
  * position to the callee's, whose cost is the inclusive time gprof
  * estimates for it (the self and children seconds the text graph prints
  * on that arc's line): an estimate from call counts, not a measurement,
@@ -215,8 +216,18 @@ void export_callgrind(FILE *f, const ExportInput *in)
       if (!fl_seen[C.file_id[i]]) { fl_seen[C.file_id[i]] = 1; putc(' ', f); put_name(f, C.file[i]); }
       else putc('\n', f);
       spec(&C, "fn", (unsigned)i + 1, C.fn_defined, i, C.name[i]);
+      unsigned cur = C.file_id[i];
       for (k = i; k < j; k++) {
         const Sym *s = &tab->base[k];
+        int calls = 0;
+        for (const struct Arc *a = s->children; a && !calls; a = a->next_child) calls = a->count != 0;
+        if (!self[k] && k != i && !calls) continue;
+        if (C.file_id[k] != cur) {     /* a line of another file (inlined) */
+          cur = C.file_id[k];
+          fprintf(f, "fi=(%u)", cur);
+          if (!fl_seen[cur]) { fl_seen[cur] = 1; putc(' ', f); put_name(f, C.file[k]); }
+          else putc('\n', f);
+        }
         if (self[k] || k == i) {
           position(&C, s);
           fprintf(f, " %llu\n", (unsigned long long)self[k]);

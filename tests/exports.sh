@@ -26,7 +26,7 @@ for d in cases/*/; do
   d=${d%/}; c=${d#cases/}
   opts=optsets; [ -f $d/optsets ] && opts=$d/optsets
   while IFS= read -r o; do
-    case " $o " in *" -T "*|*" -i "*|*" -l "*|*-bT*|*" -y"*) continue;; esac
+    case " $o " in *" -T "*|*" -i "*|*-bT*|*" -y"*) continue;; esac
     k=$((k + 1)); j=$OUT/$k.json
     (cd $d && "$GPROF" $o bin $(cat files) > $OUT/$k.txt 2> $OUT/$k.err; echo $? > $OUT/$k.rc)
     (cd $d && "$GPROF" $o --json=$j bin $(cat files) > $OUT/$k.jtxt 2> $OUT/$k.jerr; echo $? > $OUT/$k.jrc)

@@ -135,7 +135,8 @@ def check_json(doc, text):
     execs = [l for l in lines if re.match(r'^.*:\d+: \(.*:0x[0-9a-f]+\) \d+ executions$', l)]
     if execs:
         want = ['%s:%d: (%s:0x%x) %d executions' % (x['file'] or '<unknown>', x['line'] or 0, x['name'],
-                                                     x['address'], x['calls']) for x in doc['exec_counts']]
+                                                     x['block_address'] if x['block'] else x['address'],
+                                                     x['executions']) for x in doc['exec_counts']]
         if sorted(want) != sorted(execs): fail('execution counts differ', sorted(want), sorted(execs))
         done.append('%d exec lines' % len(execs))
     if not done:
@@ -159,6 +160,11 @@ def check_callgrind(doc, ann):
         mm = re.match(r'^\s*([\d,]+) (?:\(\s*[\d.]+%\)|\s+)\s+(.*?):(.*) \[(.*)\]$', l)
         if mm: got.setdefault(mm.group(3), []).append(int(mm.group(1).replace(',', '')))
     n = 0
+    if doc['line_level']:
+        # -l: a function's block sums the lines it holds, and a line of
+        # inlined code is named after the inlined function: only the total
+        # compares
+        rows = []
     for r in rows:
         if not r['self_seconds']: continue
         us = r['self_seconds'] * 1e6
