@@ -26,6 +26,7 @@ typedef struct {
 typedef struct {
   const char *dot, *callgrind, *json;   /* FILE, "-" or NULL (not wanted) */
   double node_threshold, edge_threshold; /* percent, for --dot */
+  size_t max_nodes;                      /* --dot: at most this many, 0 = all */
 } ExportOptions;
 
 /* Is S a line symbol of -l (a stretch of one source line inside a

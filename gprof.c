@@ -65,6 +65,7 @@ static const struct option long_opts[] = {
   { "json", optional_argument, 0, 1012 },
   { "node-threshold", required_argument, 0, 1013 },
   { "edge-threshold", required_argument, 0, 1014 },
+  { "max-nodes", required_argument, 0, 1015 },
   { 0, 0, 0, 0 }
 };
 
@@ -125,6 +126,7 @@ static void help(void)
     "      --dot[=FILE]              the call graph for Graphviz (gprof.dot)\n"
     "      --node-threshold=PCT      leave out nodes under PCT%% of the time (0.5)\n"
     "      --edge-threshold=PCT      leave out edges under PCT%% of the time (0.1)\n"
+    "      --max-nodes=N             at most N nodes, 3N edges, the heaviest (200)\n"
     "      --callgrind[=FILE]        callgrind format (callgrind.out.gprof)\n"
     "      --json[=FILE]             the whole analysis as JSON (gprof.json)\n"
     "Other:\n"
@@ -284,6 +286,14 @@ int main(int argc, char **argv)
     case 1012: exports.json = optarg ? optarg : "gprof.json"; break;
     case 1013: exports.node_threshold = threshold(optarg); break;
     case 1014: exports.edge_threshold = threshold(optarg); break;
+    case 1015: {
+      char *end;
+      unsigned long v = strtoul(optarg, &end, 10);
+      if (end == optarg || *end || optarg[0] == '-')
+        fatal("%s: invalid --max-nodes `%s'\n", opt.whoami, optarg);
+      exports.max_nodes = v;
+      break;
+    }
     case '?': usage(stderr, 1); break;
     default: break;
     }
