@@ -15,6 +15,7 @@ void export_options_init(ExportOptions *eo)
   memset(eo, 0, sizeof *eo);
   eo->node_threshold = 0.5;     /* the thresholds people are used to */
   eo->edge_threshold = 0.1;
+  eo->max_nodes = 200;          /* what dot draws in seconds, and a person reads */
 }
 
 static const char *target(const ExportOptions *eo, int kind)

@@ -6,7 +6,10 @@
  * microseconds.  Each function's cost line holds its self time (the flat
  * profile's, rounded so the file's total is the flat profile's total
  * rounded once) at its own address and first line (line 0 without line
- * information).  Each arc with calls is a calls= line from the caller's
+ * information).  Under -l the line symbols that follow a function (up to
+ * the next function) put their self time and their calls in that
+ * function's block, each at its own address and line, after an fi= line
+ * when its file is not the function's (inlined code).  Each arc with calls is a calls= line from the caller's
  * position to the callee's, whose cost is the inclusive time gprof
  * estimates for it (the self and children seconds the text graph prints
  * on that arc's line): an estimate from call counts, not a measurement,
@@ -128,6 +131,33 @@ static int has_calls(const Sym *s)
   return 0;
 }
 
+/* S's calls, in the order the arcs were first read, from S's position to
+   each callee's function (OWNER maps a line symbol to its function). */
+static void write_calls(Cg *C, const Sym *s, const size_t *owner, unsigned char *fl_seen)
+{
+  FILE *f = C->f;
+  size_t nc = 0;
+  for (const struct Arc *a = s->children; a; a = a->next_child) nc++;
+  const struct Arc **v = xmalloc((nc + 1) * sizeof *v);
+  nc = 0;
+  for (const struct Arc *a = s->children; a; a = a->next_child) v[nc++] = a;
+  for (size_t k = nc; k-- > 0;) {               /* oldest first */
+    const struct Arc *a = v[k];
+    if (!a->count) continue;
+    size_t c = owner[sidx(C, a->child)];
+    fprintf(f, "cfi=(%u)", C->file_id[c]);
+    if (!fl_seen[C->file_id[c]]) { fl_seen[C->file_id[c]] = 1; putc(' ', f); put_name(f, C->file[c]); }
+    else putc('\n', f);
+    spec(C, "cfn", (unsigned)c + 1, C->fn_defined, c, C->name[c]);
+    fprintf(f, "calls=%llu ", (unsigned long long)a->count);
+    position(C, a->child);
+    putc('\n', f);
+    position(C, s);
+    fprintf(f, " %llu\n", (unsigned long long)usec(C, a->time + a->child_time));
+  }
+  free(v);
+}
+
 void export_callgrind(FILE *f, const ExportInput *in)
 {
   const SymTab *tab = in->tab;
@@ -168,39 +198,46 @@ void export_callgrind(FILE *f, const ExportInput *in)
   fputs("ob=(1) ", f);
   put_name(f, in->program);
 
-  for (i = 0; i < n; i++) {
-    const Sym *s = &tab->base[i];
-    if (!self[i] && !has_calls(s) && !opt.zeros) continue;
-    putc('\n', f);
-    /* fl= ids are per file; a file is defined the first time it is named */
-    fprintf(f, "fl=(%u)", C.file_id[i]);
-    if (!fl_seen[C.file_id[i]]) { fl_seen[C.file_id[i]] = 1; putc(' ', f); put_name(f, C.file[i]); }
-    else putc('\n', f);
-    spec(&C, "fn", (unsigned)i + 1, C.fn_defined, i, C.name[i]);
-    position(&C, s);
-    fprintf(f, " %llu\n", (unsigned long long)self[i]);
-    /* its calls, in the order the arcs were first read */
-    size_t nc = 0;
-    for (const struct Arc *a = s->children; a; a = a->next_child) nc++;
-    const struct Arc **v = xmalloc((nc + 1) * sizeof *v);
-    nc = 0;
-    for (const struct Arc *a = s->children; a; a = a->next_child) v[nc++] = a;
-    for (size_t k = nc; k-- > 0;) {           /* oldest first */
-      const struct Arc *a = v[k];
-      if (!a->count) continue;
-      size_t c = sidx(&C, a->child);
-      fprintf(f, "cfi=(%u)", C.file_id[c]);
-      if (!fl_seen[C.file_id[c]]) { fl_seen[C.file_id[c]] = 1; putc(' ', f); put_name(f, C.file[c]); }
-      else putc('\n', f);
-      spec(&C, "cfn", (unsigned)c + 1, C.fn_defined, c, C.name[c]);
-      fprintf(f, "calls=%llu ", (unsigned long long)a->count);
-      position(&C, a->child);
+  /* each function with the line symbols (-l) that follow it, up to the
+     next function: one fn= block, a cost line per symbol at its own
+     position, and each symbol's calls from that position */
+  size_t *owner = xmalloc((n + 1) * sizeof *owner);
+  for (i = 0; i < n; i++)
+    owner[i] = export_is_line(&tab->base[i]) && i > 0 ? owner[i - 1] : i;
+  for (i = 0; i < n;) {
+    size_t j = i + 1, k;
+    while (j < n && owner[j] == i) j++;
+    int used = opt.zeros;
+    for (k = i; k < j && !used; k++) used = self[k] || has_calls(&tab->base[k]);
+    if (used) {
       putc('\n', f);
-      position(&C, s);
-      fprintf(f, " %llu\n", (unsigned long long)usec(&C, a->time + a->child_time));
+      /* fl= ids are per file; a file is defined the first time it is named */
+      fprintf(f, "fl=(%u)", C.file_id[i]);
+      if (!fl_seen[C.file_id[i]]) { fl_seen[C.file_id[i]] = 1; putc(' ', f); put_name(f, C.file[i]); }
+      else putc('\n', f);
+      spec(&C, "fn", (unsigned)i + 1, C.fn_defined, i, C.name[i]);
+      unsigned cur = C.file_id[i];
+      for (k = i; k < j; k++) {
+        const Sym *s = &tab->base[k];
+        int calls = 0;
+        for (const struct Arc *a = s->children; a && !calls; a = a->next_child) calls = a->count != 0;
+        if (!self[k] && k != i && !calls) continue;
+        if (C.file_id[k] != cur) {     /* a line of another file (inlined) */
+          cur = C.file_id[k];
+          fprintf(f, "fi=(%u)", cur);
+          if (!fl_seen[cur]) { fl_seen[cur] = 1; putc(' ', f); put_name(f, C.file[k]); }
+          else putc('\n', f);
+        }
+        if (self[k] || k == i) {
+          position(&C, s);
+          fprintf(f, " %llu\n", (unsigned long long)self[k]);
+        }
+        write_calls(&C, s, owner, fl_seen);
+      }
     }
-    free(v);
+    i = j;
   }
+  free(owner);
   fprintf(f, "\ntotals: %llu\n", (unsigned long long)total);
   free(self); free(fl_seen); free(C.fl_defined); free(C.fn_defined);
   for (i = 0; i < n; i++)

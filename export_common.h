@@ -26,7 +26,22 @@ typedef struct {
 typedef struct {
   const char *dot, *callgrind, *json;   /* FILE, "-" or NULL (not wanted) */
   double node_threshold, edge_threshold; /* percent, for --dot */
+  size_t max_nodes;                      /* --dot: at most this many, 0 = all */
 } ExportOptions;
+
+/* Is S a line symbol of -l (a stretch of one source line inside a
+   function) rather than a function?  -l is being built on its own branch;
+   where it has landed (Sym.is_line) this returns s->is_line. */
+static inline int export_is_line(const Sym *s) { (void)s; return 0; }
+
+/* -l's basic-block counts of S (the -C listing prints them under S's own
+   line): how many, and the K-th.  Where -l has landed these read
+   Sym.nbb, bb_addr[k], bb_count[k]. */
+static inline unsigned export_nblocks(const Sym *s) { (void)s; return 0; }
+static inline void export_block(const Sym *s, unsigned k, vma_t *addr, uint64_t *count)
+{
+  (void)s; (void)k; *addr = 0; *count = 0;
+}
 
 /* The samples the call graph's percentages divide by: every symbol's
    propagated self time (cg_print.c's "print time"). */

@@ -12,7 +12,12 @@
  * pen width grow with the share.  A profile with no time at all (no
  * histogram, or every function's time left out) weighs by calls instead:
  * a node's calls, an arc's calls, of all calls.  Symspecs, -e/-E/-f/-F,
- * -k and -z act through the analysis, as on the text graph. */
+ * -k and -z act through the analysis, as on the text graph.  So that
+ * dot can draw it (in seconds) and a person read it, at most
+ * --max-nodes nodes (200 by default; 0 for no limit) are drawn, the
+ * heaviest, and at most three times as many edges, the heaviest (timed
+ * arcs by share, then arcs within a cycle by calls); the graph's label
+ * says when that cut anything. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,10 +110,33 @@ static void node_id(FILE *f, const Sym *s)
   fprintf(f, "n%d", s->index);
 }
 
-static void edges(Dot *D)
+/* An edge that may be drawn, with what ranks it against the others. */
+typedef struct { const Arc *a; size_t pos; int within; double w; } Edge;
+
+/* Heavier first: arcs carrying time by their share, then arcs within a
+   function or cycle by calls; ties in the order the arcs were read. */
+static int cmp_edge(const void *x, const void *y)
 {
-  FILE *f = D->f;
+  const Edge *p = x, *q = y;
+  if (p->within != q->within) return p->within - q->within;
+  double a = p->within ? (double)p->a->count : p->w, b = q->within ? (double)q->a->count : q->w;
+  if (a != b) return a > b ? -1 : 1;
+  return (p->pos > q->pos) - (p->pos < q->pos);
+}
+
+static int cmp_pos(const void *x, const void *y)
+{
+  const Edge *p = x, *q = y;
+  return (p->pos > q->pos) - (p->pos < q->pos);
+}
+
+/* The edges the threshold keeps, at most MAX (0: all), heaviest first;
+   returns how many there were before the cut in *ALL. */
+static size_t pick_edges(Dot *D, Edge **out, size_t max, size_t *all)
+{
   const CallGraph *cg = D->in->cg;
+  Edge *v = xmalloc((cg->narcs + 1) * sizeof *v);
+  size_t n = 0;
   for (size_t i = 0; i < cg->narcs; i++) {
     const Arc *a = cg->in_order[i];
     const Sym *p = a->parent, *c = a->child;
@@ -116,18 +144,36 @@ static void edges(Dot *D)
     int within = p == c || (p->cycle_num && p->cycle_num == c->cycle_num);
     double w = arc_weight(D, a);
     if (!within && !(100.0 * w >= D->eo->edge_threshold)) continue;
+    v[n].a = a; v[n].pos = i; v[n].within = within; v[n].w = w;
+    n++;
+  }
+  *all = n;
+  if (max && n > max) {
+    qsort(v, n, sizeof *v, cmp_edge);
+    n = max;
+    qsort(v, n, sizeof *v, cmp_pos);
+  }
+  *out = v;
+  return n;
+}
+
+static void edges(Dot *D, const Edge *v, size_t n)
+{
+  FILE *f = D->f;
+  for (size_t i = 0; i < n; i++) {
+    const Arc *a = v[i].a;
     putc(' ', f); putc(' ', f);
-    node_id(f, p);
+    node_id(f, a->parent);
     fputs(" -> ", f);
-    node_id(f, c);
-    if (within) {
+    node_id(f, a->child);
+    if (v[i].within) {
       fprintf(f, " [style=dashed, color=\"#808080\", label=\"%llu call%s\"];\n",
               (unsigned long long)a->count, a->count == 1 ? "" : "s");
       continue;
     }
     char col[16];
     double pen;
-    colour(w, col, sizeof col, &pen);
+    colour(v[i].w, col, sizeof col, &pen);
     double pt = D->pt;
     fprintf(f, " [label=\"%.2f%%\\n%.2f s\\n%llu call%s\", color=\"%s\", fontcolor=\"%s\", "
             "penwidth=%.2f, arrowsize=%.2f];\n",
@@ -135,6 +181,16 @@ static void edges(Dot *D)
             (unsigned long long)a->count, a->count == 1 ? "" : "s", col, col, pen,
             0.5 + pen / 4);
   }
+}
+
+/* A node that may be drawn. */
+typedef struct { const Sym *s; double w; } Cand;
+
+static int cmp_cand(const void *x, const void *y)
+{
+  const Cand *p = x, *q = y;
+  if (p->w != q->w) return p->w > q->w ? -1 : 1;
+  return p->s->index - q->s->index;
 }
 
 /* Without call-graph data: the functions by self time, no edges. */
@@ -161,15 +217,15 @@ void export_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
   Dot D = { f, in, eo, in->hist ? in->hist->hz : 0.0, 0, 0, 0, NULL };
   fputs("digraph gprof {\n", f);
-  fputs("  graph [fontname=\"Helvetica\", ranksep=0.3, nodesep=0.2, label=\"", f);
-  export_dot_text(f, in->program);
-  fprintf(f, ": nodes from %g%% of the time, edges from %g%%\", labelloc=t];\n",
-          eo->node_threshold, eo->edge_threshold);
+  fputs("  graph [fontname=\"Helvetica\", ranksep=0.3, nodesep=0.2, labelloc=t];\n", f);
   fputs("  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=\"filled,rounded\", "
         "fontcolor=white];\n", f);
   fputs("  edge [fontname=\"Helvetica\", fontsize=9];\n", f);
   const CallGraph *cg = in->cg;
   if (!cg) {
+    fputs("  label=\"", f);
+    export_dot_text(f, in->program);
+    fprintf(f, ": functions from %g%% of the time\";\n", eo->node_threshold);
     flat_only(&D);
     fputs("}\n", f);
     return;
@@ -181,12 +237,34 @@ void export_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
     for (size_t i = 0; i < cg->narcs; i++) D.total += (double)cg->in_order[i]->count;
     if (!(D.total > 0)) D.total = 1;
   }
+  /* the nodes the threshold keeps; past --max-nodes, the heaviest */
   D.shown = xcalloc(cg->norder + 2, 1);
+  Cand *cand = xmalloc((cg->norder + 1) * sizeof *cand);
+  size_t nc = 0, all_nodes;
   for (size_t i = 0; i < cg->norder; i++) {
     const Sym *s = cg->order[i];
-    if (export_entry_printed(s) && 100.0 * sym_weight(&D, s) >= eo->node_threshold)
-      D.shown[s->index] = 1;
+    double w = sym_weight(&D, s);
+    if (export_entry_printed(s) && 100.0 * w >= eo->node_threshold) {
+      cand[nc].s = s;
+      cand[nc++].w = w;
+    }
   }
+  all_nodes = nc;
+  if (eo->max_nodes && nc > eo->max_nodes) {
+    qsort(cand, nc, sizeof *cand, cmp_cand);
+    nc = eo->max_nodes;
+  }
+  for (size_t i = 0; i < nc; i++) D.shown[cand[i].s->index] = 1;
+  free(cand);
+  Edge *ev;
+  size_t all_edges, ne = pick_edges(&D, &ev, 3 * eo->max_nodes, &all_edges);
+  fputs("  label=\"", f);
+  export_dot_text(f, in->program);
+  fprintf(f, ": nodes from %g%% of the %s", eo->node_threshold, D.by_calls ? "calls" : "time");
+  if (nc < all_nodes) fprintf(f, " (the %zu heaviest of %zu)", nc, all_nodes);
+  fprintf(f, ", edges from %g%%", eo->edge_threshold);
+  if (ne < all_edges) fprintf(f, " (the %zu heaviest of %zu)", ne, all_edges);
+  fputs("\";\n", f);
   /* cycles, each in a cluster with its drawn members */
   for (int c = 1; c <= cg->ncycles; c++) {
     const Sym *cyc = &cg->cycles[c];
@@ -208,7 +286,8 @@ void export_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
     const Sym *s = cg->order[i];
     if (drawn(&D, s) && !s->is_cycle && !s->cycle_num) node(&D, s);
   }
-  edges(&D);
+  edges(&D, ev, ne);
   fputs("}\n", f);
+  free(ev);
   free(D.shown);
 }

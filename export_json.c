@@ -53,6 +53,7 @@ static void sym_fields(Json *J, const Sym *s)
   key(f, "display", 0); STR(sym_label(tab, s));
   key(f, "address", 0); u64(f, s->addr);
   key(f, "static", 0); fputs(s->is_static ? "true" : "false", f);
+  key(f, "line_symbol", 0); fputs(export_is_line(s) ? "true" : "false", f);
   key(f, "file", 0); str_or_null(f, src_sym_path(tab, s));
   key(f, "line", 0);
   int line = src_sym_line(tab, s);
@@ -318,7 +319,21 @@ static void write_graph(Json *J)
   putc('}', f);
 }
 
-/* Calls counted per function (the -C listing's rows, by address). */
+/* The -C listing's rows, by address: calls per function (every function
+   with -z) and, under -l, each symbol's basic-block counts after it. */
+static void exec_row(Json *J, const Sym *s, int block, vma_t addr, uint64_t count, int *first)
+{
+  FILE *f = J->f;
+  if (!*first) putc(',', f);
+  *first = 0;
+  fputs("\n{", f);
+  sym_fields(J, s);
+  key(f, "block", 0); fputs(block ? "true" : "false", f);
+  if (block) { key(f, "block_address", 0); u64(f, addr); }
+  key(f, "executions", 0); u64(f, count);
+  putc('}', f);
+}
+
 static void write_exec(Json *J)
 {
   FILE *f = J->f;
@@ -328,14 +343,14 @@ static void write_exec(Json *J)
   int first = 1;
   for (size_t i = 0; i < tab->len; i++) {
     const Sym *s = &tab->base[i];
-    if (!opt.zeros && s->ncalls == 0) continue;
     if (!sym_id_in_exec(s)) continue;
-    if (!first) putc(',', f);
-    first = 0;
-    fputs("\n{", f);
-    sym_fields(J, s);
-    key(f, "calls", 0); u64(f, s->ncalls);
-    putc('}', f);
+    if (opt.zeros || s->ncalls) exec_row(J, s, 0, 0, s->ncalls, &first);
+    for (unsigned k = 0; k < export_nblocks(s); k++) {
+      vma_t a;
+      uint64_t c;
+      export_block(s, k, &a, &c);
+      if (opt.zeros || c) exec_row(J, s, 1, a, c, &first);
+    }
   }
   putc(']', f);
 }

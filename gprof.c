@@ -67,12 +67,12 @@ static const struct option long_opts[] = {
   { "json", optional_argument, 0, 1012 },
   { "node-threshold", required_argument, 0, 1013 },
   { "edge-threshold", required_argument, 0, 1014 },
+  { "max-nodes", required_argument, 0, 1015 },
   { 0, 0, 0, 0 }
 };
 
-/* The one usage text: every option the program accepts, as GNU prints
-   it for --help (stdout, exit 0) and after an option error (stderr,
-   exit 1). */
+/* The usage text as GNU prints it after an option error (stderr, exit
+   1); --help (stdout, exit 0) adds the options GNU does not have. */
 static void usage(FILE *f, int status)
 {
   fprintf(f,
@@ -90,6 +90,12 @@ static void usage(FILE *f, int status)
     "\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
     "\t[image-file] [profile-file...]\n",
     opt.whoami);
+  if (status == 0)              /* --help: our own long options too */
+    fprintf(f,
+      "Exports (long options only; FILE \"-\" is standard output, which then\n"
+      "holds only that):\n"
+      "\t[--dot[=FILE]] [--node-threshold=PCT] [--edge-threshold=PCT]\n"
+      "\t[--max-nodes=N] [--callgrind[=FILE]] [--json[=FILE]]\n");
   exit(status);
 }
 
@@ -245,6 +251,14 @@ int main(int argc, char **argv)
     case 1012: exports.json = optarg ? optarg : "gprof.json"; break;
     case 1013: exports.node_threshold = threshold(optarg); break;
     case 1014: exports.edge_threshold = threshold(optarg); break;
+    case 1015: {
+      char *end;
+      unsigned long v = strtoul(optarg, &end, 10);
+      if (end == optarg || *end || optarg[0] == '-')
+        fatal("%s: invalid --max-nodes `%s'\n", opt.whoami, optarg);
+      exports.max_nodes = v;
+      break;
+    }
     case '?': usage(stderr, 1); break;
     default: break;
     }

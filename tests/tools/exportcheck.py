@@ -11,9 +11,10 @@
       ANNOTATE.txt is `callgrind_annotate --threshold=100` on the callgrind
       file: its total and each function's self cost (microseconds) must
       agree with the JSON's flat profile (the same run's).
-  exportcheck.py dot FILE.json FILE.dot [NODE% EDGE%]
-      The DOT file has exactly the nodes and edges the thresholds (0.5 and
-      0.1 by default) keep of the JSON's call graph.
+  exportcheck.py dot FILE.json FILE.dot [NODE% EDGE% [MAX-NODES]]
+      The DOT file has exactly the nodes the thresholds (0.5 and 0.1 by
+      default) and the node limit (200) keep of the JSON's call graph, and
+      the heaviest of the edges between them (at most 3 per node).
   exportcheck.py svg FILE.json FILE.svg
       Every call-graph function's name shows in the picture dot drew."""
 import json, math, re, sys
@@ -136,7 +137,8 @@ def check_json(doc, text):
     execs = [l for l in lines if re.match(r'^.*:\d+: \(.*:0x[0-9a-f]+\) \d+ executions$', l)]
     if execs:
         want = ['%s:%d: (%s:0x%x) %d executions' % (x['file'] or '<unknown>', x['line'] or 0, x['name'],
-                                                     x['address'], x['calls']) for x in doc['exec_counts']]
+                                                     x['block_address'] if x['block'] else x['address'],
+                                                     x['executions']) for x in doc['exec_counts']]
         if sorted(want) != sorted(execs): fail('execution counts differ', sorted(want), sorted(execs))
         done.append('%d exec lines' % len(execs))
     if not done:
@@ -160,6 +162,11 @@ def check_callgrind(doc, ann):
         mm = re.match(r'^\s*([\d,]+) (?:\(\s*[\d.]+%\)|\s+)\s+(.*?):(.*) \[(.*)\]$', l)
         if mm: got.setdefault(mm.group(3), []).append(int(mm.group(1).replace(',', '')))
     n = 0
+    if doc['line_level']:
+        # -l: a function's block sums the lines it holds, and a line of
+        # inlined code is named after the inlined function: only the total
+        # compares
+        rows = []
     for r in rows:
         if not r['self_seconds']: continue
         us = r['self_seconds'] * 1e6
@@ -172,39 +179,45 @@ def check_callgrind(doc, ann):
     print('callgrind agrees: total %d us, %d functions' % (total, n))
 
 
-def drawn_sets(doc, node_thr, edge_thr):
+def drawn_sets(doc, node_thr, edge_thr, max_nodes):
+    """The nodes and candidate edges --dot keeps: entries over the node
+    threshold, the MAX_NODES heaviest; arcs between them over the edge
+    threshold (or within one function or cycle), each with its weight."""
     cg = doc['call_graph']
     if cg is None or not cg['propagated_seconds']:
         return None, None
-    ids = {}
-    for e in cg['entries']:
-        if e['percent'] >= node_thr:
-            ids[e['index']] = ('c%d' % e['cycle']) if e['kind'] == 'cycle' else ('n%d' % e['index'])
-    edges = set()
+    cand = [e for e in cg['entries'] if e['percent'] >= node_thr]
+    if max_nodes and len(cand) > max_nodes:
+        cand = sorted(cand, key=lambda e: (-e['percent'], e['index']))[:max_nodes]
+    ids = {e['index']: ('c%d' % e['cycle']) if e['kind'] == 'cycle' else ('n%d' % e['index']) for e in cand}
+    edges = {}
     for e in cg['entries']:
         if e['kind'] != 'function' or e['index'] not in ids: continue
         for c in e['children']:
             if c['index'] not in ids: continue
-            if not c['within'] and not (100.0 * (c['self_seconds'] + c['children_seconds'])
-                                        / cg['propagated_seconds'] >= edge_thr):
-                continue
-            edges.add((ids[e['index']], ids[c['index']]))
+            w = 100.0 * (c['self_seconds'] + c['children_seconds']) / cg['propagated_seconds'] if not c['within'] else None
+            if w is not None and not w >= edge_thr: continue
+            edges[(ids[e['index']], ids[c['index']])] = (0, c['calls']) if c['within'] else (1, w)
     return set(ids.values()), edges
 
 
-def check_dot(doc, dot, node_thr, edge_thr):
+def check_dot(doc, dot, node_thr, edge_thr, max_nodes):
     nodes = set(re.findall(r'^\s*([nc]\d+) \[', dot, re.M))
     edges = set(re.findall(r'^\s*(n\d+) -> (n\d+) \[', dot, re.M))
-    want_n, want_e = drawn_sets(doc, node_thr, edge_thr)
+    want_n, cand = drawn_sets(doc, node_thr, edge_thr, max_nodes)
     if want_n is None:
         print('dot: %d nodes, %d edges (no time: weighed by calls)' % (len(nodes), len(edges))); return
     if nodes != want_n:
         print('exportcheck: DOT nodes differ: only in DOT %s, only in JSON %s' % (sorted(nodes - want_n)[:5], sorted(want_n - nodes)[:5]))
         sys.exit(1)
-    if edges != want_e:
-        print('exportcheck: DOT edges differ: only in DOT %s, only in JSON %s' % (sorted(edges - want_e)[:5], sorted(want_e - edges)[:5]))
+    cap = 3 * max_nodes if max_nodes else len(cand)
+    dropped = set(cand) - edges
+    if not edges <= set(cand) or len(edges) != min(cap, len(cand)) or \
+       (dropped and edges and min(cand[x] for x in edges) < max(cand[x] for x in dropped)):
+        print('exportcheck: DOT edges differ: %d drawn, %d candidates, only in DOT %s' % (len(edges), len(cand), sorted(edges - set(cand))[:5]))
         sys.exit(1)
-    print('%d nodes, %d edges as the thresholds keep' % (len(nodes), len(edges)))
+    print('%d nodes, %d edges as the thresholds keep%s' % (len(nodes), len(edges),
+          ' (capped from %d edges)' % len(cand) if len(cand) > len(edges) else ''))
 
 
 def dot_name(s):
@@ -237,7 +250,8 @@ if __name__ == '__main__':
         if mode == 'svg': check_svg(doc, tf)
         else:
             thr = [float(x) for x in sys.argv[4:6]] or [0.5, 0.1]
-            check_dot(doc, open(tf, encoding='utf-8', errors='surrogateescape').read(), *thr)
+            maxn = int(sys.argv[6]) if len(sys.argv) > 6 else 200
+            check_dot(doc, open(tf, encoding='utf-8', errors='surrogateescape').read(), thr[0], thr[1], maxn)
         sys.exit(0)
     doc = json.load(open(jf, encoding='utf-8'))
     text = open(tf, encoding='utf-8', errors='surrogateescape').read()
