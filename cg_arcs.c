@@ -40,7 +40,7 @@ static Arc *new_arc(CallGraph *cg)
 {
   if (!cg->chunk_left) {
     cg->chunk_left = 4096;
-    cg->chunk = xcalloc(cg->chunk_left, sizeof *cg->chunk);
+    cg->chunk = xmalloc(cg->chunk_left * sizeof *cg->chunk);   /* arc_add sets every field */
   }
   cg->chunk_left--;
   return cg->chunk++;
@@ -85,6 +85,7 @@ void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
     a->parent = parent;
     a->child = child;
     a->count = count;
+    a->time = a->child_time = 0;
     a->next_child = parent->children;
     parent->children = a;
     a->next_parent = child->parents;
