@@ -30,7 +30,8 @@ typedef struct {
 
 /* A mapped file's pages are given back as the records in them are done:
    a large profile then costs a few MiB of memory, not its whole size. */
-#define RELEASE_STEP (1u << 20)
+#define RELEASE_STEP (1u << 18)
+#define MAP_MIN (1u << 20)           /* smaller files are simply read */
 static void release_read(Reader *r, const unsigned char *upto)
 {
   if (!r->map || (size_t)(upto - r->map) < r->released + 2 * RELEASE_STEP) return;
@@ -48,7 +49,7 @@ static unsigned char *map_file(const char *filename, size_t *len)
   int fd = open(filename, O_RDONLY);
   if (fd < 0) return NULL;
   void *m = MAP_FAILED;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)RELEASE_STEP)
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)MAP_MIN)
     m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
   if (m == MAP_FAILED) return NULL;
