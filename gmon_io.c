@@ -106,6 +106,12 @@ static void read_hist_rec(Reader *r, GmonBuf *b)
   if (avail < n)
     fatal("%s: %s: unexpected EOF after reading %u of %u samples\n",
           opt.whoami, filename, (unsigned)avail, n);
+  uint64_t *same = hist_same_range(&r->p->hist, lo, hi, n, dimen);
+  if (same) {                   /* a merge: add in place */
+    genc_add_u16s(e, b->p, n, same);
+    b->p += 2 * (size_t)n;
+    return;
+  }
   uint64_t *bins = xmalloc((size_t)n * sizeof *bins);
   genc_get_u16s(e, b->p, n, bins);
   b->p += 2 * (size_t)n;

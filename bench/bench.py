@@ -83,10 +83,10 @@ def compare(args, cwd, tag, reps=REPS, greps=GREPS, files=()):
                 same = False
     res = {'wall': med([x[0] for x in o]), 'cpu': med([x[1] for x in o]), 'rss': max(x[2] for x in o),
            'bytes': os.path.getsize(ours_out), 'same': same if have_gnu else None, 'out': ours_out}
-    if have_gnu:
+    if have_gnu and g:
         res.update(gwall=med([x[0] for x in g]), gcpu=med([x[1] for x in g]), grss=max(x[2] for x in g))
     line = f'  {tag}: ours {res["wall"]:.3f}s wall {res["cpu"]:.3f}s cpu {res["rss"] // 1024} MiB'
-    if have_gnu:
+    if have_gnu and g:
         line += (f' | GNU {res["gwall"]:.3f}s wall {res["gcpu"]:.3f}s cpu {res["grss"] // 1024} MiB'
                  f' | x{res["gcpu"] / max(res["cpu"], 1e-9):.1f} cpu, memory {res["rss"] / res["grss"]:.2f}'
                  f' | {"identical" if same else "DIFFERENT"}')
