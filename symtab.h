@@ -24,6 +24,14 @@ struct Sym {
   /* the symbol table (corefile.c, symtab.c) */
   vma_t addr, end_addr;
   const char *name;             /* linkage name (leading char stripped) */
+  /* hot in the analysis and printing of big graphs: kept on the first
+     cache line with the address and name */
+  int index;                    /* print index, 0 = none */
+  int cycle_num;                /* 0 = not in a cycle */
+  int top_order;                /* depth-first number */
+  int print_flag;
+  double prop_fract;
+  struct Sym *cyc_head;         /* head of its cycle (self if none) */
   unsigned is_func : 1, is_static : 1, is_cycle : 1;
   unsigned map_file;            /* -R: 1 + index in CoreMap files, 0 = none */
   unsigned bfd_seq;             /* position in the object's symbol table */
@@ -43,13 +51,8 @@ struct Sym {
   uint64_t self_calls;          /* calls from itself */
   struct Arc *parents, *children;
   /* the call-graph analysis (cg_arcs.c, cg_dfn.c) */
-  int index;                    /* print index, 0 = none */
-  int top_order;                /* depth-first number */
-  int print_flag;
   double child_time;            /* descendants' time, before fractions */
-  double prop_fract, prop_self, prop_child;
-  int cycle_num;                /* 0 = not in a cycle */
-  Sym *cyc_head;                /* head of its cycle (self if none) */
+  double prop_self, prop_child;
   Sym *cyc_next;                /* next member of the cycle list */
   Sym *uf;                      /* union-find link towards the cycle head */
   Sym *cyc_tail;                /* last member, valid on a head */
