@@ -13,15 +13,24 @@ struct ArcRec {
   uint64_t count;
   size_t seq;
   Sym *parent, *child;
+  Arc *arc;                     /* the call-graph arc it was added to */
 };
 typedef ArcRec RawArc;
 
-static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count,
-                     Sym *parent, Sym *child);
+static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count, Arc *a);
+static RawArc *keep_find(ArcRecs *keep, vma_t from_pc, vma_t self_pc);
 
 void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
                  vma_t from_pc, vma_t self_pc, uint64_t count)
 {
+  /* -s: a pair seen before needs no symbol look-ups (a merge of many
+     files of one program sees the same pairs over and over) */
+  RawArc *seen = keep ? keep_find(keep, from_pc, self_pc) : NULL;
+  if (seen) {
+    seen->count += count;
+    arc_add_again(seen->arc, count);
+    return;
+  }
   Sym *parent = sym_lookup(tab, from_pc);
   Sym *child = sym_lookup(tab, self_pc);
   /* Measured on GNU 2.40 with arcs aimed past the functions (damaged
@@ -40,8 +49,8 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
   for (size_t i = (size_t)(child - tab->base) + 1; i-- > 0;)
     if (tab->base[i].is_func && !tab->base[i].is_line) { child = &tab->base[i]; break; }
   if (!sym_id_arc_ok(specs, tab, parent, child)) return;
-  arc_add(cg, parent, child, count);
-  if (keep) keep_rec(keep, from_pc, self_pc, count, parent, child);
+  Arc *a = arc_add(cg, parent, child, count);
+  if (keep) keep_rec(keep, from_pc, self_pc, count, a);
 }
 
 static size_t pair_hash(vma_t from, vma_t self)
@@ -65,10 +74,21 @@ static void rehash(ArcRecs *k)
   }
 }
 
+/* The kept record of this pair, or NULL. */
+static RawArc *keep_find(ArcRecs *keep, vma_t from_pc, vma_t self_pc)
+{
+  if (!keep->nslots) return NULL;
+  size_t j = pair_hash(from_pc, self_pc) & (keep->nslots - 1);
+  for (; keep->slot[j]; j = (j + 1) & (keep->nslots - 1)) {
+    RawArc *r = &keep->v[keep->slot[j] - 1];
+    if (r->from == from_pc && r->self == self_pc) return r;
+  }
+  return NULL;
+}
+
 /* -s: sums a record into an earlier one with the same two addresses (its
    position, which decides the order in gmon.sum, is the first one's). */
-static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count,
-                     Sym *parent, Sym *child)
+static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count, Arc *a)
 {
   if (2 * (keep->n + 1) > keep->nslots) rehash(keep);
   size_t j = pair_hash(from_pc, self_pc) & (keep->nslots - 1);
@@ -88,8 +108,9 @@ static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count
   r->self = self_pc;
   r->count = count;
   r->seq = keep->n;
-  r->parent = parent;
-  r->child = child;
+  r->parent = a->parent;
+  r->child = a->child;
+  r->arc = a;
   keep->slot[j] = ++keep->n;
 }
 

@@ -51,12 +51,6 @@ static void cycle_link(CallGraph *cg, SymTab *tab)
   }
 }
 
-static int cmp_top(const void *a, const void *b)
-{
-  const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
-  return (x->top_order > y->top_order) - (x->top_order < y->top_order);
-}
-
 /* What a symbol (or, for a cycle member, its whole cycle) inherits from
    its callers: printed if any caller is, and the share of its time that
    reaches callers, weighted by the calls each caller made.  Callers inside
@@ -192,9 +186,22 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
   cg_dfn_free(&dfn);
   cycle_link(cg, tab);
 
+  /* by top_order, equal ones in address order: what glibc's (stable)
+     qsort with cmp_top gives, by counting */
   Sym **top = xmalloc((n + 1) * sizeof *top);
-  for (i = 0; i < n; i++) top[i] = &tab->base[i];
-  qsort(top, n, sizeof *top, cmp_top);
+  {
+    int lo = 0, hi = 0;
+    for (i = 0; i < n; i++) {
+      int t = tab->base[i].top_order;
+      if (!i || t < lo) lo = t;
+      if (!i || t > hi) hi = t;
+    }
+    size_t *at = xcalloc((size_t)(hi - lo) + 2, sizeof *at);
+    for (i = 0; i < n; i++) at[tab->base[i].top_order - lo + 1]++;
+    for (size_t k = 1; k < (size_t)(hi - lo) + 2; k++) at[k] += at[k - 1];
+    for (i = 0; i < n; i++) top[at[tab->base[i].top_order - lo]++] = &tab->base[i];
+    free(at);
+  }
 
   cg->print_time = propagate_flags(top, n);
   for (i = 0; i < n; i++) {

@@ -40,7 +40,7 @@ static Arc *new_arc(CallGraph *cg)
 {
   if (!cg->chunk_left) {
     cg->chunk_left = 4096;
-    cg->chunk = xcalloc(cg->chunk_left, sizeof *cg->chunk);
+    cg->chunk = xmalloc(cg->chunk_left * sizeof *cg->chunk);   /* arc_add sets every field */
   }
   cg->chunk_left--;
   return cg->chunk++;
@@ -72,7 +72,9 @@ Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child)
   return v ? cg->in_order[v - 1] : NULL;
 }
 
-void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
+static void tally(const Arc *a, uint64_t count);
+
+Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
 {
   if (2 * (cg->narcs + 1) > cg->table_size) grow(cg);
   size_t k = slot_of(cg, parent, child);
@@ -85,6 +87,7 @@ void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
     a->parent = parent;
     a->child = child;
     a->count = count;
+    a->time = a->child_time = 0;
     a->next_child = parent->children;
     parent->children = a;
     a->next_parent = child->parents;
@@ -96,6 +99,20 @@ void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
     cg->in_order[cg->narcs++] = a;
     cg->table[k] = (uint32_t)cg->narcs;
   }
+  tally(a, count);
+  return a;
+}
+
+void arc_add_again(Arc *a, uint64_t count)
+{
+  a->count += count;
+  tally(a, count);
+}
+
+/* The callee's calls, once A (already counted) has COUNT more. */
+static void tally(const Arc *a, uint64_t count)
+{
+  Sym *parent = a->parent, *child = a->child;
   if (parent == child) child->self_calls += count;
   else child->ncalls += count;
   DBG(DBG_TALLY, "tally: %s -> %s +%llu: arc %llu, %s called %llu (+%llu self)\n",

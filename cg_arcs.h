@@ -45,7 +45,9 @@ void cg_free(CallGraph *cg);
 Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child);
 /* Adds COUNT calls from PARENT to CHILD, making the arc if new, and counts
    them in CHILD's ncalls (or self_calls). */
-void arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count);
+Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count);
+/* COUNT more calls along A, an arc arc_add returned (no look-up). */
+void arc_add_again(Arc *a, uint64_t count);
 /* Frees the lookup table once every arc is in (the analysis only walks
    the lists); a later arc_add or arc_lookup builds it again. */
 void cg_arcs_settle(CallGraph *cg);

@@ -90,7 +90,7 @@ static int arc_rank(const Arc *a)
   return 2;
 }
 
-static int arc_cmp(const ArcKey *x, const ArcKey *y)
+static inline __attribute__((always_inline)) int arc_cmp(const ArcKey *x, const ArcKey *y)
 {
   int rx = x->rank, ry = y->rank;
   if (rx == 0) return -1;

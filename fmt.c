@@ -114,29 +114,40 @@ char *fmt_fixed(char *p, double v, int width, int prec)
   /* beyond 2^50 the exact method's 64 bits could overflow */
   if (!(v >= 0) || v >= 1125899906842624.0 || signbit(v) || prec < 0 || prec > 3)
     return p + sprintf(p, "%*.*f", width, prec, v);
-  uint64_t q = 0;
-  if (v != 0) {
-    int ex;
-    double f = frexp(v, &ex);                  /* v = f * 2^ex, f in [0.5, 1) */
-    uint64_t m = (uint64_t)ldexp(f, 53);       /* exact */
-    int sh = 53 - ex;                          /* v = m / 2^sh, sh >= 3 here */
+  uint64_t q = 0, bits;
+  memcpy(&bits, &v, sizeof bits);
+  int ex = (int)(bits >> 52);                  /* sign is 0 here */
+  uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+  if (ex) m |= UINT64_C(1) << 52;              /* v = m / 2^sh */
+  int sh = ex ? 1075 - ex : 1074;              /* >= 3 below 2^50 */
+  if (m && sh < 64) {
     uint64_t n = m * pow10_[prec];             /* < 2^63 */
-    if (sh < 64) {
-      q = n >> sh;
-      uint64_t rem = n & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
-      if (rem > half || (rem == half && (q & 1))) q++;
-    } else if (sh == 64) {
-      /* q = 0; the half is 2^63 */
-      if (n > (UINT64_C(1) << 63)) q = 1;
-    }
+    q = n >> sh;
+    uint64_t rem = n & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+  } else if (m && sh == 64) {
+    if (m * pow10_[prec] > (UINT64_C(1) << 63)) q = 1;
   }
-  char t[40];
-  int k = 0;
-  uint64_t ip = q / pow10_[prec], fp = q % pow10_[prec];
-  for (int i = 0; i < prec; i++) { t[k++] = (char)('0' + fp % 10); fp /= 10; }
-  if (prec) t[k++] = '.';
-  do { t[k++] = (char)('0' + ip % 10); ip /= 10; } while (ip);
-  p = fmt_spaces(p, width - k);
-  while (k) *p++ = t[--k];
+  /* q's digits, at least prec + 1 of them, by pairs */
+  char t[40], *e = t + sizeof t, *d = e;
+  int need = prec + 1;
+  while (q >= 100) {
+    uint64_t r = q % 100;
+    q /= 100;
+    d -= 2;
+    memcpy(d, pairs + 2 * r, 2);
+  }
+  if (q >= 10) { d -= 2; memcpy(d, pairs + 2 * q, 2); }
+  else *--d = (char)('0' + q);
+  while (e - d < need) *--d = '0';
+  int nd = (int)(e - d), len = nd + (prec > 0);
+  p = fmt_spaces(p, width - len);
+  memcpy(p, d, (size_t)(nd - prec));
+  p += nd - prec;
+  if (prec) {
+    *p++ = '.';
+    memcpy(p, e - prec, (size_t)prec);
+    p += prec;
+  }
   return p;
 }

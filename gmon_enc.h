@@ -41,13 +41,44 @@ static inline uint64_t genc_get_n(const GmonEnc *e, const unsigned char *p, int 
 }
 
 /* N 16-bit words at P (histogram bins), the byte order decided once. */
-static inline void genc_get_u16s(const GmonEnc *e, const unsigned char *p, size_t n, uint64_t *out)
+static inline void genc_get_u16s(const GmonEnc *e, const unsigned char *restrict p, size_t n,
+                                 uint64_t *restrict out)
 {
   size_t i;
   if (e->big_endian)
     for (i = 0; i < n; i++) out[i] = (uint64_t)p[2 * i] << 8 | p[2 * i + 1];
   else
     for (i = 0; i < n; i++) out[i] = (uint64_t)p[2 * i + 1] << 8 | p[2 * i];
+}
+
+/* The same, added to OUT (merging histograms without a copy); four words
+   per 8-byte load, a merge of a thousand files spends its time here. */
+static inline void genc_add_u16s(const GmonEnc *e, const unsigned char *restrict p, size_t n,
+                                 uint64_t *restrict out)
+{
+  size_t i = 0;
+  uint64_t w;
+  if (e->big_endian) {
+    for (; i + 4 <= n; i += 4) {
+      memcpy(&w, p + 2 * i, 8);
+      w = be64toh(w);
+      out[i] += w >> 48;
+      out[i + 1] += (w >> 32) & 0xffff;
+      out[i + 2] += (w >> 16) & 0xffff;
+      out[i + 3] += w & 0xffff;
+    }
+    for (; i < n; i++) out[i] += (uint64_t)p[2 * i] << 8 | p[2 * i + 1];
+  } else {
+    for (; i + 4 <= n; i += 4) {
+      memcpy(&w, p + 2 * i, 8);
+      w = le64toh(w);
+      out[i] += w & 0xffff;
+      out[i + 1] += (w >> 16) & 0xffff;
+      out[i + 2] += (w >> 32) & 0xffff;
+      out[i + 3] += w >> 48;
+    }
+    for (; i < n; i++) out[i] += (uint64_t)p[2 * i + 1] << 8 | p[2 * i];
+  }
 }
 
 /* Each returns 0, consuming nothing, when the buffer ends first. */

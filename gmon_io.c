@@ -129,6 +129,22 @@ static void read_hist_rec(Reader *r)
   char abbrev = (char)q[HIST_DIMEN_LEN];
   /* GNU checks the header against earlier records before the samples */
   hist_check(&r->p->hist, filename, lo, hi, n, dimen);
+  uint64_t *same = hist_same_range(&r->p->hist, lo, hi, n, dimen);
+  if (same) {                   /* a merge (-s of many files): add in place */
+    uint32_t i = 0;
+    while (i < n) {
+      size_t want = (size_t)(n - i) * 2;
+      if (want > sizeof r->buf) want = sizeof r->buf;
+      size_t got = avail(r, want) / 2;
+      if (!got) break;
+      genc_add_u16s(&r->p->enc, take(r, got * 2), got, same + i);
+      i += (uint32_t)got;
+    }
+    if (i < n)
+      fatal("%s: %s: unexpected EOF after reading %u of %u samples\n",
+            opt.whoami, filename, i, n);
+    return;
+  }
   uint64_t *bins;
   uint32_t got = read_bins(r, n, &bins);
   if (got < n) {

@@ -25,6 +25,14 @@ struct Sym {
   /* the symbol table (corefile.c, symtab.c) */
   vma_t addr, end_addr;
   const char *name;             /* linkage name (leading char stripped) */
+  /* hot in the analysis and printing of big graphs: kept on the first
+     cache line with the address and name */
+  int index;                    /* print index, 0 = none */
+  int cycle_num;                /* 0 = not in a cycle */
+  int top_order;                /* depth-first number */
+  int print_flag;
+  double prop_fract;
+  struct Sym *cyc_head;         /* head of its cycle (self if none) */
   unsigned is_func : 1, is_static : 1, is_cycle : 1;
   unsigned is_line : 1;         /* -l: a line symbol (linesyms.c) */
   unsigned map_file;            /* -R: 1 + index in CoreMap files, 0 = none */
@@ -50,13 +58,8 @@ struct Sym {
   vma_t *bb_addr;
   uint64_t *bb_count;
   /* the call-graph analysis (cg_arcs.c, cg_dfn.c) */
-  int index;                    /* print index, 0 = none */
-  int top_order;                /* depth-first number */
-  int print_flag;
   double child_time;            /* descendants' time, before fractions */
-  double prop_fract, prop_self, prop_child;
-  int cycle_num;                /* 0 = not in a cycle */
-  Sym *cyc_head;                /* head of its cycle (self if none) */
+  double prop_self, prop_child;
   Sym *cyc_next;                /* next member of the cycle list */
   Sym *uf;                      /* union-find link towards the cycle head */
   Sym *cyc_tail;                /* last member, valid on a head */
