@@ -128,7 +128,7 @@ static void read_hist_rec(Reader *r)
   dimen[HIST_DIMEN_LEN] = 0;
   char abbrev = (char)q[HIST_DIMEN_LEN];
   /* GNU checks the header against earlier records before the samples */
-  hist_check(&r->p->hist, filename, lo, hi, n, dimen);
+  hist_check(&r->p->hist, filename, lo, hi, n, dimen, abbrev);
   uint64_t *same = hist_same_range(&r->p->hist, lo, hi, n, dimen);
   if (same) {                   /* a merge (-s of many files): add in place */
     uint32_t i = 0;
@@ -204,7 +204,7 @@ static void read_gnu(Reader *r)
   get_u32(r, &version);
   take(r, 12);
   r->version = (int)version;
-  if (version != GMON_VERSION)
+  if (version != GMON_VERSION && version != 0)       /* GNU takes 0 too */
     fatal("%s: file `%s' has unsupported version %d\n", opt.whoami, r->filename, (int)version);
   while (avail(r, 1)) {
     int tag = *take(r, 1);
@@ -253,7 +253,7 @@ static void read_bsd(Reader *r, int force44)
   if (hi < lo || ncnt < hdr)
     fatal("%s: file '%s' does not appear to be in gmon.out format\n", opt.whoami, filename);
   uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
-  hist_check(&r->p->hist, filename, lo, hi, nbins, "seconds");
+  hist_check(&r->p->hist, filename, lo, hi, nbins, "seconds", 's');
   uint64_t *bins;
   uint32_t got = read_bins(r, nbins, &bins);
   if (got < nbins) {

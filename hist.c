@@ -19,13 +19,17 @@ static double rec_scale(vma_t lo, vma_t hi, uint32_t n)
 #define HIST_MAX_RANGES 4096
 
 int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highpc,
-               uint32_t nbins, const char *dimen)
+               uint32_t nbins, const char *dimen, char abbrev)
 {
   if (hs->nrecs == 0 && !hs->recs) return -1;
   if (strncmp(hs->dimen, dimen, HIST_DIMEN_LEN))
     fatal("%s: dimension unit changed between histogram records\n"
           "%s: from '%s'\n%s: to '%s'\n",
           opt.whoami, opt.whoami, hs->dimen, opt.whoami, dimen);
+  if (hs->dimen_abbrev != abbrev)
+    fatal("%s: dimension abbreviation changed between histogram records\n"
+          "%s: from '%c'\n%s: to '%c'\n",
+          opt.whoami, opt.whoami, hs->dimen_abbrev, opt.whoami, abbrev);
   for (size_t i = 0; i < hs->nrecs; i++) {
     const Hist *h = &hs->recs[i];
     if (h->lowpc == lowpc && h->highpc == highpc) {
@@ -51,7 +55,7 @@ int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highp
 void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
               uint32_t rate, const char *dimen, char abbrev, const uint64_t *bins)
 {
-  int same = hist_check(hs, NULL, lowpc, highpc, nbins, dimen);
+  int same = hist_check(hs, NULL, lowpc, highpc, nbins, dimen, abbrev);
   if (hs->nrecs == 0 && !hs->recs) {
     hs->hz = rate;
     snprintf(hs->dimen, sizeof hs->dimen, "%s", dimen);

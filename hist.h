@@ -28,11 +28,11 @@ typedef struct {
 
 /* Checks a record's header against the records so far, as GNU does before
    it reads the samples: a changed dimension, a different scale or an
-   overlap is fatal (GNU's messages), and so is a range beyond a sane
+   overlap is fatal (GNU's messages; a changed abbreviation too), and so is a range beyond a sane
    number of them (FILENAME's).  Returns the index of the record with the
    same range, or -1. */
 int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highpc,
-               uint32_t nbins, const char *dimen);
+               uint32_t nbins, const char *dimen, char abbrev);
 /* Adds a record; BINS holds NBINS raw counts. */
 /* The bins, once credited (and written to gmon.sum) are not needed by the
    reports: hist_free_bins gives them back (ranges and counts stay). */

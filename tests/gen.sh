@@ -100,3 +100,4 @@ sh ./gen-lines.sh
 for f in "$tmp"/optsets/*; do [ -d cases/$(basename $f) ] && cp "$f" cases/$(basename $f)/optsets; done
 
 sh ./expect.sh
+sh tools/hostile_cases.sh

@@ -58,6 +58,10 @@ mk hostile_hist_dimen cycles gmon.bad "-b" "-b -p"
 gnu_edit hostile_hist_dimen gmon.bad "d + b'\0' + struct.pack('<QQII', 0x9000, 0x9100, 5000, 100) + b'minutes'.ljust(15, b'\0') + b'm' + bytes(10)"
 mk hostile_hist_scale cycles gmon.bad "-b"
 gnu_edit hostile_hist_scale gmon.bad "d + b'\0' + struct.pack('<QQII', 0x9000, 0x9100, 5000, 100) + b'seconds'.ljust(15, b'\0') + b's' + bytes(10)"
+mk hostile_version0 cycles gmon.v0 "-b" "-i"
+gnu_edit hostile_version0 gmon.v0 "d[:4] + struct.pack('<I', 0) + d[8:]"
+mk hostile_hist_abbrev cycles gmon.bad "-b" "-b -p"
+gnu_edit hostile_hist_abbrev gmon.bad "d + b'\0' + struct.pack('<QQII', 0x9000, 0x9100, 5000, 100) + b'seconds'.ljust(15, b'\0') + b'x' + bytes(10)"
 mk hostile_version cycles gmon.bad "-b" "-i"
 gnu_edit hostile_version gmon.bad "d[:4] + struct.pack('<I', 0xff000001) + d[8:]"
 mk hostile_bb_count cycles gmon.bad "-b" "-b -s"
@@ -89,10 +93,15 @@ open('cases/hostile_map/nocolon.map', 'w').write('a.o:0 T main\n' + 'b' * 5000 +
 
 # -A on sources that are missing, unreadable in odd ways or damaged: the
 # debug info names /nonexistent/hostile, so only -I finds them
-d=cases/hostile_anno; rm -rf $d; mkdir -p $d/src $d/dirs $d/empty
-(cd progs/hostile && gcc -O0 -g -pg -fdebug-prefix-map="$(pwd)"=/nonexistent/hostile m.c a.c b.c c.c -o "$tmp/bin")
-cp "$tmp/bin" $d/bin
-(cd "$tmp" && ./bin && mv gmon.out "$OLDPWD/$d/gmon.out")
+# (the program is rebuilt and rerun only when missing or with REBUILD=1)
+d=cases/hostile_anno
+if [ -n "$REBUILD" ] || [ ! -f $d/bin ]; then
+  rm -rf $d; mkdir -p $d
+  (cd progs/hostile && gcc -O0 -g -pg -fdebug-prefix-map="$(pwd)"=/nonexistent/hostile m.c a.c b.c c.c -o "$tmp/bin")
+  cp "$tmp/bin" $d/bin
+  (cd "$tmp" && ./bin && mv gmon.out "$OLDPWD/$d/gmon.out")
+fi
+rm -rf $d/src $d/dirs $d/empty; mkdir -p $d/src $d/dirs $d/empty
 echo gmon.out > $d/files
 cp progs/hostile/*.c $d/src/
 printf 'int fc(int x) { return x \0* 2; }\nabc\0def\n\0\nlast line without a newline' > $d/src/c.c
