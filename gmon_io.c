@@ -179,17 +179,18 @@ static void read_bb_rec(Reader *r)
   uint32_t n;
   if (!get_u32(r, &n))
     fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
-  /* GNU warns once the count is read */
-  if (!r->p->warned_bb && !opt.line && !opt.want_sum) {
-    r->p->warned_bb = 1;
-    warn_msg("%s: warning: ignoring basic-block exec counts (use -l or --line)\n", opt.whoami);
-  }
   for (uint32_t i = 0; i < n; i++) {
     vma_t addr, count;
     /* GNU reports a short entry with perror and a stale errno: always
        "No such file or directory" in its runs, without the program name */
     if (!get_addr(r, &addr) || !get_addr(r, &count))
       fatal("%s: %s\n", r->filename, strerror(ENOENT));
+    /* and warns once it has read a whole entry (a record of none: no
+       warning) */
+    if (!r->p->warned_bb && !opt.line && !opt.want_sum) {
+      r->p->warned_bb = 1;
+      warn_msg("%s: warning: ignoring basic-block exec counts (use -l or --line)\n", opt.whoami);
+    }
     DBG(DBG_BB, "bb: 0x%llx executed %llu times\n", (unsigned long long)addr,
         (unsigned long long)count);
     bb_add(&r->p->bb, addr, count);
