@@ -353,7 +353,13 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
     for (uint32_t k = 0; k < h->nbins; k++) genc_put_n(&out, h->bins[k] & 0xffff, 2);
   }
   cg_write_arcs(&p->arc_recs, syms, &out);
-  bb_write_blocks(&p->bb, syms, &out);
+  if (p->have_bb && !p->bb.n) {
+    /* records that held no blocks still give GNU's gmon.sum one */
+    genc_put_u8(&out, GMON_TAG_BB_COUNT);
+    genc_put_u32(&out, 0);
+  } else {
+    bb_write_blocks(&p->bb, syms, &out);
+  }
   err = atomic_commit(&af);
   if (err) fatal("%s: %s: %s\n", opt.whoami, filename, strerror(err));
 }
