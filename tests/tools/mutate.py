@@ -183,7 +183,10 @@ for n in range(args.count):
             why = 'report differs from GNU'
             if not args.strict:
                 nreport += 1
-                print('REPORT %d (%s %s, %s, %s)' % (n, src[0], os.path.basename(src[1]), what, opts))
+                os.makedirs(args.keep, exist_ok=True)
+                keep = os.path.join(args.keep, 'report%d.gmon' % n)
+                open(keep, 'wb').write(data)
+                print('REPORT %d (%s %s, %s, %s) [kept %s]' % (n, src[0], os.path.basename(src[1]), what, opts, keep))
                 why = None
                 counts['ok'] += 1
                 continue
