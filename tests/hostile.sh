@@ -49,3 +49,18 @@ expect "5000 histogram ranges" 1 "more than 4096 histogram ranges" -b $B "$w/man
 # -w 999999999: GNU's 1,333,335,657 bytes, written without building lines
 n=$( (lim; exec "$G" -b -q -w 999999999 $B cases/multi/gmon.out) | wc -c)
 [ "$n" = 1333335657 ]; say $? "-w 999999999 in 256 MB ($n bytes)"
+# -A on a source the user may not read: "PATH: Permission denied" (as
+# GNU), the other files still annotated.  Needs another user: run as
+# nobody when we are root and setpriv is there.
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+  a=$w/anno; mkdir -p $a/src; chmod 755 $w $a $a/src
+  cp cases/hostile_anno/bin cases/hostile_anno/gmon.out $a/; cp progs/hostile/*.c $a/src/
+  chmod 644 $a/gmon.out $a/src/*.c; chmod 755 $a/bin; chmod 000 $a/src/c.c
+  cp "$(readlink -f "$G")" $a/gprof 2>/dev/null && chmod 755 $a/gprof
+  (cd $a && setpriv --reuid=65534 --regid=65534 --clear-groups ./gprof -b -A -I src bin gmon.out > out 2> err); rc=$?
+  [ $rc = 0 ] && [ "$(cat $a/err)" = "/nonexistent/hostile/c.c: Permission denied" ] && [ "$(grep -c '^\*\*\* File' $a/out)" = 2 ]
+  r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; cat $a/err; }
+  say $r "-A on an unreadable source"
+else
+  echo "ok -A on an unreadable source: skipped (needs root and setpriv)"
+fi
