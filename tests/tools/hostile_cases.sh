@@ -29,6 +29,13 @@ bins = d[61:61 + 2 * n]
 open('cases/hostile_bsd_noarcs/gmon.bsd', 'wb').write(struct.pack('<QQI', lo, hi, 20 + len(bins)) + bins)
 open('cases/hostile_44bsd_noarcs/gmon.bsd', 'wb').write(struct.pack('<QQIII', lo, hi, 40 + len(bins), 0x51879, 100) + bytes(12) + bins)
 "
+mk hostile_bsd_callscan callscan gmon.bsd "-b -c -q" "-b -q" "-b -c"
+py "
+import struct
+d = open('cases/callscan/gmon.out', 'rb').read(); lo, hi, n = struct.unpack_from('<III', d, 21)
+bins = d[53:53 + 2 * n]
+open('cases/hostile_bsd_callscan/gmon.bsd', 'wb').write(struct.pack('<III', lo, hi, 12 + len(bins)) + bins)
+"
 mk hostile_bsd_hdr cycles "h20 h24 b44_24 b44_28 bins0 bins1 bins2" "-b"
 for f in h20 h24 b44_24 b44_28 bins0 bins1 bins2; do
   mk hostile_bsd_$f cycles $f "-b" "-b -O bsd"
