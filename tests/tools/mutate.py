@@ -140,7 +140,7 @@ for who, prog in (('ours', ours), ('gnu', gnu)):
         os.makedirs(os.path.join(work, who + '.bin'))
         os.symlink(prog, os.path.join(work, who + '.bin', 'gprof'))
         links[who] = os.path.join(work, who + '.bin', 'gprof')
-fails = ndiff = nreport = 0
+fails = ndiff = nreport = gnu_insane = 0
 counts = {'ok': 0}
 for n in range(args.count):
     src = rng.choice(sources)
@@ -174,6 +174,8 @@ for n in range(args.count):
     elif 'gnu' in res:
         g = res['gnu']
         sane = g[0] in (0, 1) and b'out of memory' not in g[2]
+        if not sane:
+            gnu_insane += 1
         if sane and (g[0], g[2]) != (rc, err):
             why = 'differs from GNU: status %s/%s, stderr %r / %r' % (g[0], rc, g[2][:120], err[:120])
         elif sane and g[1] != out:
@@ -213,5 +215,5 @@ shutil.rmtree(work, ignore_errors=True)
 print('mutate: %d files, %d failed%s%s (seed %d%s)' % (args.count if args.only is None else 1, fails,
       ', %d differ from GNU' % ndiff if args.gnu_informational else '',
       ', %d reports differ from GNU' % nreport if nreport else '', args.seed,
-      ', compared with GNU' if gnu else ''))
+      ', compared with GNU; GNU itself crashed, hung or ran out of memory on %d' % gnu_insane if gnu else ''))
 sys.exit(1 if fails else 0)
