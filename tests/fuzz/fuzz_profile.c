@@ -1,7 +1,7 @@
 /* fuzz_profile.c -- the profile readers (GNU format in both byte orders and
  * address widths, BSD and 4.4BSD, auto-detected or forced), then what the
  * driver does with the data: crediting the histogram, the call graph's
- * analysis, the reports.  The first byte picks the encoding and options;
+ * analysis, the reports, and with -s the gmon.sum writers (to /dev/null).  The first byte picks the encoding and options;
  * the rest is the file. */
 #include "fuzz.h"
 #include "gmon_io.h"
@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!setjmp(env)) {
     util_fatal_trap(&env, 1);
     gmon_read_stream(&prof, &cx, "fuzz.gmon", &in);
+    if (o->want_sum) gmon_out_write(&prof, &tab, "/dev/null");   /* -s's writers */
     if (prof.have_hist) hist_assign_samples(&prof.hist, &tab);
     if (prof.have_arcs) cg_assemble(&prof.cg, &tab);
     if (prof.have_hist) flat_print(&prof.hist, &tab);
