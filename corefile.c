@@ -164,11 +164,14 @@ void core_read_external_symtab_stream(const Core *core, SymTab *tab, const char 
 {
   size_t cap = 1024, n = 0;
   tab->base = xmalloc(cap * sizeof(Sym));
-  char line[4096], name[4096];
+  /* GNU reads the table in pieces of at most 1022 characters: a longer
+     line's name is cut there and the rest is read as a line of its own
+     (measured with 1000- to 5000-character names) */
+  char line[1023], name[1023];
   while (fgets(line, sizeof line, in->f)) {
     unsigned long long addr;
     char type;
-    if (sscanf(line, "%llx %c %4095s", &addr, &type, name) != 3) continue;
+    if (sscanf(line, "%llx %c %1022s", &addr, &type, name) != 3) continue;
     /* GNU keeps 't' lines even with -a */
     if (type != 'T' && type != 't') continue;
     if (n == cap) tab->base = xrealloc(tab->base, (cap *= 2) * sizeof(Sym));

@@ -86,12 +86,20 @@ gnu_edit hostile_dimension_long gmon.long "d[:45] + b'abcdefghijklmno' + b'\0' +
 
 # -S tables with nothing usable; -a keeps a table's static functions
 mk hostile_extsyms cycles gmon.out "-b -S empty.syms" "-b -S data.syms" "-b -S ../hostile_extsyms" \
-  "-b -S bin" "-b -a -S statics.syms" "-b -S weak.syms"
+  "-b -S bin" "-b -a -S statics.syms" "-b -S weak.syms" "-b -z -S long.syms"
 cp $G cases/hostile_extsyms/
 : > cases/hostile_extsyms/empty.syms
 nm -n cases/cycles/bin | grep ' [dDbB] ' > cases/hostile_extsyms/data.syms
 nm -n cases/cycles/bin | grep ' [Tt] ' | head -30 > cases/hostile_extsyms/statics.syms
 nm -n cases/cycles/bin | grep ' T ' | sed 's/ T / W /' > cases/hostile_extsyms/weak.syms
+nm -n cases/cycles/bin | grep ' [Tt] ' | head -12 > cases/hostile_extsyms/long.syms
+m=$(nm cases/cycles/bin | awk '$3 == "main" {print $1}'); w=$(nm cases/cycles/bin | awk '$3 == "work" {print $1}')
+py "
+import sys
+f = open('cases/hostile_extsyms/long.syms', 'a')
+f.write('$m T ' + 'm' * 1200 + '\\n')
+f.write('$w T ' + 'w' * (1022 - 19) + '1369 T tail_of_a_long_line\\n')
+"
 
 # -R: a record whose rest is 1022 characters is read, 1023 is not
 mk hostile_map multi gmon.out "-b -R ok.map" "-b -R long.map" "-b -R nocolon.map"
