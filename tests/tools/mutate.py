@@ -120,7 +120,10 @@ def mutate(rng, src, other):
 OPTS = ['-b', '-b -q', '-b -p', '-b -C', '-i', '-b -s', '-b -c', '-b -z', '-b -r', '-b -T', '-b -A']
 
 def run(prog, opts, binf, f, cwd):
-    vl = 'ulimit -v %d; ' % args.vlimit if args.vlimit else ''
+    # GNU is never a sanitizer build: it always gets the limit (it tries
+    # to allocate gigabytes on damaged files)
+    lim = args.vlimit or (1048576 if prog == links.get('gnu') else 0)
+    vl = 'ulimit -v %d; ' % lim if lim else ''
     cmd = vl + 'ulimit -t 20; exec gprof %s %s %s' % (opts, binf, f)
     env = dict(os.environ, PATH=os.path.dirname(prog) + ':' + os.environ.get('PATH', ''))
     if not args.vlimit:
