@@ -1,4 +1,5 @@
 /* hist.c -- histogram records and crediting samples to symbols. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
@@ -99,7 +100,12 @@ long hist_granularity_bytes(const HistSet *hs)
 {
   if (!hs->nrecs) return 0;
   Hist *h = &hs->recs[0];
-  return (long)rec_scale(h->lowpc, h->highpc, h->nbins) * UNIT;
+  /* as GNU prints it on x86-64 for ranges near 2^64 (found by fuzzing): a
+     scale of 2^63 or more converts to LONG_MIN and the product wraps;
+     done without the undefined conversion and overflow */
+  double sc = rec_scale(h->lowpc, h->highpc, h->nbins);
+  long s = sc < 0x1p63 ? (long)sc : LONG_MIN;
+  return (long)((unsigned long)s * UNIT);
 }
 
 /* Credits each bin to the symbols it overlaps, in proportion to the
