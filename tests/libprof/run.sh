@@ -77,20 +77,21 @@ cc -O1 -pg "$here/signals.c" -o signals -L"$top/libprof" -lprof && ticks=$(./sig
 [ -n "$ticks" ] && [ "$(calls signals gmon.out work)" = 3000000 ] && [ -n "$(calls signals gmon.out in_handler)" ]
 say $? "profiled signal handlers: no crash, calls counted ($ticks signals)"
 
-# i386, when the compiler can build it
-if printf '#include <errno.h>\n#include <stdio.h>\nint main(void){return 0;}\n' | cc -m32 -x c - -o m32test 2>/dev/null; then
-  cc -m32 -O2 -fno-omit-frame-pointer -std=gnu11 -c "$top/libprof/gmon.c" -o g32.o \
-    && cc -m32 -c "$top/libprof/mcount_i386.S" -o s32.o && ar rcs libprof.a g32.o s32.o \
-    && rm -f gmon.out && cc -m32 -O1 -pg "$here/known.c" -o known32 -L. -lprof && ./known32 > /dev/null
+# i386: make builds libprof/32/libprof.a when gcc -m32 links programs
+if [ -f "$top/libprof/32/libprof.a" ]; then
+  rm -f gmon.out && cc -m32 -O1 -pg "$here/known.c" -o known32 -L"$top/libprof/32" -lprof && ./known32 > /dev/null
   [ "$(calls known32 gmon.out b)" = 15 ] && [ "$(calls known32 gmon.out c)" = 30 ]
-  say $? "i386: exact counts"
+  say $? "i386 (-m32 link of libprof/32/libprof.a): exact counts"
+elif printf 'int main(void){return 0;}\n' | cc -m32 -x c - -o m32test 2>/dev/null; then
+  say 1 "gcc -m32 works but make built no libprof/32/libprof.a"
 fi
 
 # aarch64, cross-built, when a cross compiler and qemu-user are installed
 if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /dev/null; then
   aarch64-linux-gnu-gcc -O2 -std=gnu11 -c "$top/libprof/gmon.c" -o ga64.o \
     && aarch64-linux-gnu-gcc -c "$top/libprof/mcount_aarch64.S" -o sa64.o \
-    && mkdir -p a64 && ar rcs a64/libprof.a ga64.o sa64.o \
+    && aarch64-linux-gnu-gcc -DPROF_END -c "$top/libprof/mcount_aarch64.S" -o ea64.o \
+    && mkdir -p a64 && ar rcs a64/libprof.a sa64.o ga64.o ea64.o \
     && aarch64-linux-gnu-gcc -O1 -pg -static "$here/known.c" -o known64 -La64 -lprof \
     && rm -f gmon.out && qemu-aarch64 ./known64 > /dev/null
   [ "$(calls known64 gmon.out b)" = 15 ] && [ "$(calls known64 gmon.out c)" = 30 ]
