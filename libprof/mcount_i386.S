@@ -10,6 +10,15 @@
 	.hidden	libprof$text_end
 libprof$text_end:
 #else
+	/* no fast path to map: samples in the stub are dropped */
+	.pushsection .data.rel.ro, "aw"
+	.globl	libprof$stub_map
+	.hidden	libprof$stub_map
+	.globl	libprof$stub_map_end
+	.hidden	libprof$stub_map_end
+libprof$stub_map:
+libprof$stub_map_end:
+	.popsection
 	.text
 	.globl	libprof$text_begin
 	.hidden	libprof$text_begin

@@ -30,9 +30,16 @@ libprof$text_end:
 	.hidden	libprof$text_begin
 libprof$text_begin:
 
-.macro PROF_FAST selfoff, fromexpr
+/* P names the copy's labels; the table after it says, for each stretch
+   of the fast path, how far below the stack pointer at entry the
+   interrupted stack pointer is, so the sampling handler can find selfpc
+   and charge the sample to the function that called mcount. */
+.macro PROF_FAST p, selfoff, fromexpr
+.L\p\()_d0:
 	pushq	%rax
+.L\p\()_d8:
 	pushq	%rdx
+.L\p\()_d16:
 	movq	__prof_tab@gottpoff(%rip), %r11
 	movq	%fs:(%r11), %r11		/* this thread's table */
 	testq	%r11, %r11
@@ -57,8 +64,11 @@ libprof$text_begin:
 	jne	4f
 	incq	8(%rdx)				/* only this thread writes it */
 3:	popq	%rdx
+.L\p\()_r8:
 	popq	%rax
+.L\p\()_r0:
 	ret
+.L\p\()_probe:
 4:	cmpq	$0, (%rdx)
 	je	2f				/* a new arc */
 	addq	$16, %rdx			/* next slot, wrapping round */
@@ -66,6 +76,7 @@ libprof$text_begin:
 	jb	1b
 	movq	PROF_TAB_SLOTS(%r11), %rdx
 	jmp	1b
+.L\p\()_slow:
 2:	/* slow path: keep every argument register; the stack is not
 	   16-byte aligned at entry (callers may push before calling), so
 	   align it, remembering the old one in callee-saved %rbx */
@@ -111,11 +122,26 @@ libprof$text_begin:
 	popq	%rdx
 	popq	%rax
 	ret
+	.pushsection .data.rel.ro, "aw"
+	.quad	.L\p\()_d0, .L\p\()_d8, \selfoff
+	.quad	.L\p\()_d8, .L\p\()_d16, \selfoff+8
+	.quad	.L\p\()_d16, .L\p\()_r8, \selfoff+16
+	.quad	.L\p\()_r8, .L\p\()_r0, \selfoff+8
+	.quad	.L\p\()_r0, .L\p\()_probe, \selfoff
+	.quad	.L\p\()_probe, .L\p\()_slow, \selfoff+16
+	.popsection
 .endm
+
+	.pushsection .data.rel.ro, "aw"
+	.p2align 3
+	.globl	libprof$stub_map
+	.hidden	libprof$stub_map
+libprof$stub_map:
+	.popsection
 
 	PROF_PUBLIC(mcount)
 mcount:
-	PROF_FAST 0, 8(%rbp)
+	PROF_FAST mc, 0, 8(%rbp)
 	.size	mcount, .-mcount
 
 	PROF_PUBLIC(_mcount)
@@ -123,8 +149,14 @@ mcount:
 
 	PROF_PUBLIC(__fentry__)
 __fentry__:
-	PROF_FAST 0, 8+16(%rsp)
+	PROF_FAST fe, 0, 8+16(%rsp)
 	.size	__fentry__, .-__fentry__
+
+	.pushsection .data.rel.ro, "aw"
+	.globl	libprof$stub_map_end
+	.hidden	libprof$stub_map_end
+libprof$stub_map_end:
+	.popsection
 
 #endif
 	.section .note.GNU-stack,"",@progbits

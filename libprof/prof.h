@@ -51,6 +51,11 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc) PROF_SYM(mcount_slow) 
    whose samples are dropped */
 extern const char prof_text_begin[] PROF_SYM(text_begin) PROF_HIDDEN;
 extern const char prof_text_end[] PROF_SYM(text_end) PROF_HIDDEN;
+/* Stretches of the stubs' fast path, [begin, end), where selfpc lies at
+   sp + depth of the interrupted thread (see mcount_x86_64.S). */
+typedef struct { uintptr_t begin, end, depth; } prof_stub_range;
+extern const prof_stub_range prof_stub_map[] PROF_SYM(stub_map) PROF_HIDDEN;
+extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HIDDEN;
 #endif
 
 #define PROF_TAB_MASK 0

@@ -97,3 +97,72 @@ if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /de
   [ "$(calls known64 gmon.out b)" = 15 ] && [ "$(calls known64 gmon.out c)" = 30 ]
   say $? "aarch64 under qemu: exact counts"
 fi
+
+# ---- libprof never shows in the user's profile ----
+# GNU gprof lists every global function and every static one without a '$'
+# in its name: libprof's must be none of them, with either analyzer, in any
+# listing; and no sample may fall on libprof's code.
+pat='mcount|_mcount|__fentry__|__monstartup|monstartup|_mcleanup|mcleanup|moncontrol|libprof_dump|libprof\$[a-z_]*'
+cat > heavy.c <<'C'
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(unsigned long i) { sink += i; }
+__attribute__((noinline)) void mid(unsigned long i) { leaf(i); leaf(i + 1); }
+int main(void) { for (unsigned long i = 0; i < 20000000; i++) mid(i); return 0; }
+C
+for mode in pie static nopie fentry m32; do
+  case $mode in
+    pie) f="";; static) f="-static";; nopie) f="-no-pie";; fentry) f="-mfentry";; m32) f="-m32";;
+  esac
+  lib="$top/libprof"; [ $mode = m32 ] && lib="$top/libprof/32"
+  [ -f "$lib/libprof.a" ] || continue
+  ok=1
+  cc -O1 $f -pg "$here/known.c" -o vis -L"$lib" -lprof && rm -f gmon.out && ./vis > /dev/null || ok=0
+  nm -A vis > vis.map
+  for g in "$G" /usr/bin/gprof; do
+    [ -x "$g" ] || continue
+    for o in "-z" "-z -c" "-r" "-z -r" "-R vis.map" "-C" "-z -C" "-b -z -c -q" "-z -T"; do
+      "$g" $o vis gmon.out > vis.out 2>&1
+      if grep -E -w -q "$pat" vis.out; then ok=0; echo "libprof shows: $g $o ($mode): $(grep -E -w "$pat" vis.out | head -1)"; fi
+    done
+  done
+  say $((1 - ok)) "no libprof function in -z, -c, -r, -R, -C listings, ours and GNU's ($mode)"
+  cc -O1 $f -pg heavy.c -o heavy -L"$lib" -lprof && rm -f gmon.out && LIBPROF_HZ=1000 ./heavy
+  range=$(nm heavy | awk '/libprof\$text_begin/ {b = $1} /libprof\$text_end/ {e = $1} END {print b, e}')
+  if [ $mode = m32 ]; then h="-m32"; else h=""; fi
+  r=$(python3 "$here/hist.py" $h gmon.out 1 $range)
+  top_fn=$("$G" -b -p heavy gmon.out | awk 'NR == 6 {print $NF}')
+  case "$r" in *"in-range 0") [ -n "$range" ] && { [ "$top_fn" = leaf ] || [ "$top_fn" = mid ]; } ;; *) false;; esac
+  say $? "no sample on libprof's code in a call-heavy program ($mode: $r; busiest $top_fn)"
+done
+
+# ---- every tick counted ----
+cc -O1 -pg "$here/short.c" -o short -L"$top/libprof" -lprof
+for hz in 100 1000 10000; do
+  # the kernel delivers CPU-timer ticks in bunches (one per clock tick):
+  # one landing outside the text loses the bunch, so the best of 3 runs
+  best=0
+  for run in 1 2 3; do
+    rm -f gmon.out
+    cpu=$(LIBPROF_HZ=$hz ./short 0.06 2>&1 >/dev/null)
+    r=$(python3 "$here/hist.py" gmon.out "$cpu")
+    s=$(echo "$r" | awk '{print $6}')
+    rate=$(echo "$r" | awk '{print $2}')
+    best=$(echo "$best $s" | awk '{print ($2 > $1) ? $2 : $1}')
+  done
+  echo "$best" | awk '{exit !($1 >= 0.95)}' && [ "$rate" = $hz ]
+  say $? "0.06 s of CPU at LIBPROF_HZ=$hz: sampled share $best (>= 0.95), rate field $rate"
+done
+# four threads, 0.7 s of CPU, on a machine kept busy by two other programs
+cc -O1 -pg "$here/threads.c" -o threads -L"$top/libprof" -lprof -lpthread
+sh -c 'while :; do :; done' & hog1=$!
+sh -c 'while :; do :; done' & hog2=$!
+best=0
+for run in 1 2 3; do
+  rm -f gmon.out
+  cpu=$(./threads 5000000 550000000 2>&1 >/dev/null)
+  s=$(python3 "$here/hist.py" gmon.out "$cpu" | awk '{print $6}')
+  best=$(echo "$best $s" | awk '{print ($2 > $1) ? $2 : $1}')
+done
+kill $hog1 $hog2
+echo "$best" | awk '{exit !($1 >= 0.95)}'
+say $? "4 threads, $cpu s of CPU on a loaded machine: sampled share $best (>= 0.95)"
