@@ -166,3 +166,96 @@ done
 kill $hog1 $hog2
 echo "$best" | awk '{exit !($1 >= 0.95)}'
 say $? "4 threads, $cpu s of CPU on a loaded machine: sampled share $best (>= 0.95)"
+
+# ---- a profile whatever the ending ----
+# Killed by each fatal signal left at its default: the profile is written
+# (GNU gprof reads the right count) and the exit status is the one the
+# same program has without profiling.
+cc -O1 -pg "$here/die.c" -o die -L"$top/libprof" -lprof && cc -O1 "$here/die.c" -o die_plain
+for s in INT TERM HUP QUIT SEGV BUS FPE ILL ABRT handler; do
+  rm -f gmon.out gmon.out.tmp.*
+  (ulimit -c 0; ./die $s 1234 > /dev/null 2>&1) 2> /dev/null; got=$?
+  (ulimit -c 0; ./die_plain $s 1234 > /dev/null 2>&1) 2> /dev/null; want=$?
+  n=$(calls die gmon.out work)
+  if [ -x /usr/bin/gprof ]; then gn=$(/usr/bin/gprof -b -p die gmon.out | awk '$NF == "work" {print $4}'); else gn=1234; fi
+  [ "$got" = "$want" ] && [ "$n" = 1234 ] && [ "$gn" = 1234 ] && [ -z "$(ls gmon.out.tmp.* 2>/dev/null)" ]
+  say $? "ended by $s: profile written, work called $n/$gn times, exit status $got (without profiling $want)"
+done
+# killed from outside while it waits
+rm -f gmon.out
+./die wait 777 > ready.txt 2>/dev/null & pid=$!
+i=0; while [ ! -s ready.txt ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+kill -TERM $pid; wait $pid; got=$?
+[ "$got" = 143 ] && [ "$(calls die gmon.out work)" = 777 ]
+say $? "kill -TERM from another process: profile written, status $got"
+
+# snapshots: LIBPROF_DUMP_SIGNAL, libprof_dump(), LIBPROF_INTERVAL
+cc -O1 -pg -I"$top/libprof" "$here/snap.c" -o snap -L"$top/libprof" -lprof
+rm -f gmon.out snap.out
+LIBPROF_DUMP_SIGNAL=USR1 ./snap signal snap.out > /dev/null
+[ "$(calls snap snap.out phase1)" = 1000 ] && [ -z "$(calls snap snap.out phase2)" ] \
+  && [ "$(calls snap gmon.out phase1)" = 1000 ] && [ "$(calls snap gmon.out phase2)" = 1000 ]
+say $? "LIBPROF_DUMP_SIGNAL=USR1 writes a snapshot and profiling goes on"
+rm -f gmon.out dump.out
+./snap call dump.out > /dev/null
+[ "$(calls snap dump.out phase1)" = 1000 ] && [ -z "$(calls snap dump.out phase2)" ] \
+  && [ "$(calls snap gmon.out phase2)" = 1000 ]
+say $? "libprof_dump(path) writes a snapshot and profiling goes on"
+rm -f gmon.out iv.out
+n=$(LIBPROF_INTERVAL=0.2 ./snap interval iv.out)
+s1=$(calls snap iv.out phase1)
+[ -n "$s1" ] && [ "$s1" -le "$n" ] && [ "$(calls snap gmon.out phase1)" = "$n" ] && [ "$(calls snap gmon.out phase2)" = 1000 ]
+say $? "LIBPROF_INTERVAL=0.2 writes periodic snapshots ($s1 of $n calls in the first)"
+[ -z "$(ls ./*.tmp.* 2>/dev/null)" ]
+say $? "no temporary file left behind"
+
+# GMON_OUT_PREFIX in a missing directory falls back to gmon.out, as glibc
+rm -f gmon.out
+GMON_OUT_PREFIX=/nonexistent/dir/p ./known > /dev/null 2> prefix.err
+[ "$(calls known gmon.out a)" = 3 ] && [ ! -s prefix.err ]
+say $? "GMON_OUT_PREFIX in a missing directory: ./gmon.out"
+
+# ---- bounded memory: 100,000 short-lived threads ----
+cc -O1 -pg "$here/many.c" -o many -L"$top/libprof" -lprof -lpthread
+cc -O1 -pg "$here/many.c" -o many_glibc -lpthread
+rm -f gmon.out
+set -- $(./many 100000)
+ours_kb=$1 ours_cpu=$2
+n=$(calls many gmon.out work)
+set -- $(mkdir -p "$w/glibc_run" && cd "$w/glibc_run" && "$w/many_glibc" 100000)
+glibc_kb=$1 glibc_cpu=$2
+[ "$n" = 100000 ] && [ "$ours_kb" -le $((glibc_kb + 4096)) ] \
+  && echo "$ours_cpu $glibc_cpu" | awk '{exit !($1 <= 1.5 * $2 + 0.3)}'
+say $? "100,000 threads: all $n calls counted, peak ${ours_kb} kB (glibc ${glibc_kb} kB), CPU ${ours_cpu} s (glibc ${glibc_cpu} s)"
+
+# ---- installed like a library ----
+# make install into a staging directory; a program built with the flags
+# pkg-config gives links the shared library by its SONAME and runs.
+st="$w/stage"
+if make -C "$top" install DESTDIR="$st" > install.log 2>&1; then
+  lib=$(dirname "$(find "$st" -name libprof.so.1 | head -1)")
+  soname=$(readelf -d "$lib/libprof.so.1" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+  [ "$soname" = libprof.so.1 ] && [ "$(readlink "$lib/libprof.so")" = libprof.so.1 ] && [ -f "$lib/libprof.a" ] \
+    && [ -n "$(find "$st" -path '*/include/libprof.h')" ] && [ -n "$(find "$st" -path '*/man3/libprof.3')" ]
+  say $? "make install: libprof.so.1 (SONAME $soname), libprof.so, libprof.a, libprof.h, libprof(3)"
+  if command -v pkg-config > /dev/null; then
+    flags=$(PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$st" pkg-config --cflags --libs libprof)
+    rm -f gmon.out dump.out
+    cc -O1 "$here/snap.c" $flags -o snap_inst && LD_LIBRARY_PATH="$lib" ./snap_inst call dump.out > /dev/null \
+      && readelf -d snap_inst | grep -q 'NEEDED.*libprof.so.1' \
+      && [ "$(calls snap_inst dump.out phase1)" = 1000 ] && [ "$(calls snap_inst gmon.out phase2)" = 1000 ]
+    say $? "installed tree: built with \$(pkg-config --cflags --libs libprof) = $flags, runs against libprof.so.1"
+  else
+    say 1 "pkg-config is not installed (the README's Quick start installs it)"
+  fi
+  if [ -f "$top/libprof/32/libprof.a" ]; then
+    l32=$(dirname "$(find "$st" -path '*/lib32/libprof.a' | head -1)")
+    rm -f gmon.out
+    cc -m32 -O1 -pg "$here/known.c" -o known32i -L"$l32" -lprof && ./known32i > /dev/null \
+      && [ "$(calls known32i gmon.out c)" = 30 ] && [ "${l32%/lib32}" = "${lib%/lib}" ] \
+      && ld -m elf_i386 --verbose | grep -q "SEARCH_DIR(\"=${l32#$st}\")"
+    say $? "installed tree: -m32 program linked with the i386 archive in ${l32#$st}, where ld -m elf_i386 looks"
+  fi
+else
+  say 1 "make install DESTDIR=... (see install.log)"
+fi
