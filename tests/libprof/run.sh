@@ -174,8 +174,8 @@ say $? "4 threads, $cpu s of CPU on a loaded machine: sampled share $best (>= 0.
 cc -O1 -pg "$here/die.c" -o die -L"$top/libprof" -lprof && cc -O1 "$here/die.c" -o die_plain
 for s in INT TERM HUP QUIT SEGV BUS FPE ILL ABRT handler; do
   rm -f gmon.out gmon.out.tmp.*
-  (ulimit -c 0; ./die $s 1234 > /dev/null 2>&1) 2> /dev/null; got=$?
-  (ulimit -c 0; ./die_plain $s 1234 > /dev/null 2>&1) 2> /dev/null; want=$?
+  (ulimit -c 0; ./die $s 1234 > /dev/null 2>&1; exit $?) 2> /dev/null; got=$?
+  (ulimit -c 0; ./die_plain $s 1234 > /dev/null 2>&1; exit $?) 2> /dev/null; want=$?
   n=$(calls die gmon.out work)
   if [ -x /usr/bin/gprof ]; then gn=$(/usr/bin/gprof -b -p die gmon.out | awk '$NF == "work" {print $4}'); else gn=1234; fi
   [ "$got" = "$want" ] && [ "$n" = 1234 ] && [ "$gn" = 1234 ] && [ -z "$(ls gmon.out.tmp.* 2>/dev/null)" ]
