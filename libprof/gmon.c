@@ -425,6 +425,16 @@ static void start(unsigned long lowpc, unsigned long highpc)
   P.interval = iv ? strtod(iv, NULL) : 0;
   if (!(P.interval > 0)) P.interval = 0;
 
+  /* A stack overflow ends in SIGSEGV with no stack left to handle it:
+     unless the program has one, the main thread gets an alternate
+     signal stack (the handlers run on it, SA_ONSTACK). */
+  stack_t ss;
+  if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_DISABLE)) {
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = map_zero(ss.ss_size);
+    ss.ss_flags = 0;
+    if (ss.ss_sp) sigaltstack(&ss, NULL);
+  }
   /* a profile whatever the ending: only signals left at their default */
   for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
     struct sigaction old;

@@ -1,6 +1,8 @@
-/* For the fatal-signal tests: makes N profiled calls, then ends as told: a signal name sent to itself
-   (INT TERM HUP QUIT SEGV BUS FPE ILL ABRT), "handler" (its own SIGTERM
-   handler, which exits with status 3), or "wait" (sleeps until killed). */
+/* For the fatal-signal tests: makes N profiled calls, then ends as told:
+   a signal name sent to itself or caused (INT TERM HUP QUIT SEGV BUS FPE
+   ILL ABRT), "overflow" (SIGSEGV by endless recursion), "handler" (its
+   own SIGTERM handler, which exits with status 3), or "wait" (sleeps
+   until killed). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,12 @@ static volatile unsigned long sink;
 static volatile int zero, one = 1;
 __attribute__((noinline)) void work(unsigned long i) { sink += i; }
 static void on_term(int sig) { (void)sig; exit(3); }
+__attribute__((noinline)) unsigned long deep(unsigned long d)
+{
+  volatile char pad[256];
+  pad[d % 256] = (char)d;
+  return deep(d + 1) + pad[(d + 1) % 256];
+}
 
 int main(int argc, char **argv)
 {
@@ -21,6 +29,7 @@ int main(int argc, char **argv)
   if (!strcmp(how, "handler")) { signal(SIGTERM, on_term); raise(SIGTERM); }
   else if (!strcmp(how, "wait")) { puts("ready"); fflush(stdout); for (;;) pause(); }
   else if (!strcmp(how, "SEGV")) sink = *(volatile int *)(uintptr_t)zero;
+  else if (!strcmp(how, "overflow")) sink = deep(0);
   else if (!strcmp(how, "FPE")) sink = (unsigned long)(one / zero);
   else if (!strcmp(how, "ILL")) __builtin_trap();
   else if (!strcmp(how, "ABRT")) abort();

@@ -172,7 +172,7 @@ say $? "4 threads, $cpu s of CPU on a loaded machine: sampled share $best (>= 0.
 # (GNU gprof reads the right count) and the exit status is the one the
 # same program has without profiling.
 cc -O1 -pg "$here/die.c" -o die -L"$top/libprof" -lprof && cc -O1 "$here/die.c" -o die_plain
-for s in INT TERM HUP QUIT SEGV BUS FPE ILL ABRT handler; do
+for s in INT TERM HUP QUIT SEGV BUS FPE ILL ABRT overflow handler; do
   rm -f gmon.out gmon.out.tmp.*
   (ulimit -c 0; ./die $s 1234 > /dev/null 2>&1; exit $?) 2> /dev/null; got=$?
   (ulimit -c 0; ./die_plain $s 1234 > /dev/null 2>&1; exit $?) 2> /dev/null; want=$?
@@ -185,7 +185,7 @@ done
 rm -f gmon.out
 ./die wait 777 > ready.txt 2>/dev/null & pid=$!
 i=0; while [ ! -s ready.txt ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
-kill -TERM $pid; wait $pid; got=$?
+kill -TERM $pid; wait $pid 2> /dev/null; got=$?
 [ "$got" = 143 ] && [ "$(calls die gmon.out work)" = 777 ]
 say $? "kill -TERM from another process: profile written, status $got"
 
@@ -225,7 +225,7 @@ n=$(calls many gmon.out work)
 set -- $(mkdir -p "$w/glibc_run" && cd "$w/glibc_run" && "$w/many_glibc" 100000)
 glibc_kb=$1 glibc_cpu=$2
 [ "$n" = 100000 ] && [ "$ours_kb" -le $((glibc_kb + 4096)) ] \
-  && echo "$ours_cpu $glibc_cpu" | awk '{exit !($1 <= 1.5 * $2 + 0.3)}'
+  && echo "$ours_cpu $glibc_cpu" | awk '{exit !($1 <= 1.5 * $2 + 0.5)}'
 say $? "100,000 threads: all $n calls counted, peak ${ours_kb} kB (glibc ${glibc_kb} kB), CPU ${ours_cpu} s (glibc ${glibc_cpu} s)"
 
 # ---- installed like a library ----
