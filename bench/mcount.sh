@@ -49,11 +49,15 @@ for p in loop interp compress; do
   cc -O2 -pg $p.c -o ${p}_glibc -lpthread
   cc -O2 -pg $p.c -o ${p}_libprof -L"$top/libprof/shared" -lprof -lpthread
   for rt in glibc libprof; do
+    [ $rt = glibc ] && g=0
     rm -f cg.out
+    # glibc's runtime now and then crashes a threaded program under
+    # valgrind: one more try
     LD_LIBRARY_PATH="$top/libprof/shared" valgrind --tool=callgrind --callgrind-out-file=cg.out ./${p}_$rt $args > /dev/null 2>&1 \
+      || LD_LIBRARY_PATH="$top/libprof/shared" valgrind --tool=callgrind --callgrind-out-file=cg.out ./${p}_$rt $args > /dev/null 2>&1 \
       || { echo "$p: callgrind failed on ${p}_$rt"; continue; }
     set -- $(python3 calls.py cg.out)
     if [ $rt = glibc ]; then g=$2; echo "$p: glibc $1 calls, $2 instructions per call"
-    else echo "$p: libprof $1 calls, $2 instructions per call (glibc $g, ratio $(echo "$2 $g" | awk '{printf "%.2f", $1 / $2}')), slow path $(echo "$3" | awk '{printf "%.2f%%", 100 * $1}') of calls"; fi
+    else echo "$p: libprof $1 calls, $2 instructions per call (glibc $g, ratio $(echo "$2 $g" | awk '{printf "%.2f", $2 ? $1 / $2 : 0}')), slow path $(echo "$3" | awk '{printf "%.2f%%", 100 * $1}') of calls"; fi
   done
 done
