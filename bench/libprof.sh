@@ -2,8 +2,8 @@
 # libprof against glibc's profiling runtime, in one run, on the bytecode
 # interpreter and the threaded compressor of tests/libprof (and the small
 # test programs beside them):
-#  - wall time with each runtime against the program built without -pg
-#    (best of 3), and calls counted;
+#  - wall and CPU time with each runtime against the program built
+#    without -pg (least of 3 runs each), and calls counted;
 #  - samples on libprof's own code (0 expected) and the sampled share of
 #    the CPU time;
 #  - the sampled share on a 0.7 s four-thread program on a machine kept
@@ -24,24 +24,22 @@ import resource, subprocess, sys, time
 t = time.time(); subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 w = time.time() - t; r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("%.3f %.3f %d" % (r.ru_utime + r.ru_stime, w, r.ru_maxrss))' "$@"; }
-best() { # best wall time of 3 runs: "cpu wall"
-  b=""; for i in 1 2 3; do rm -f gmon.out; r=$(run "$@"); w=$(echo "$r" | awk '{print $2}')
-    if [ -z "$b" ] || [ "$(echo "$w $b" | awk '{print ($1 < $2)}')" = 1 ]; then b=$w; c=$(echo "$r" | awk '{print $1}'); fi; done
-  echo "$c $b"; }
+best() { # the least CPU time and the least wall time of 3 runs: "cpu wall"
+  for i in 1 2 3; do rm -f gmon.out; run "$@"; done | sort -n | awk 'NR == 1 {c = $1} {w = (NR == 1 || $2 < w) ? $2 : w} END {print c, w}'; }
 range() { nm "$1" | awk '/libprof\$text_begin/ {b = $1} /libprof\$text_end/ {e = $1} END {print b, e}'; }
 for p in interp compress; do
   case $p in interp) a=$n_interp; hot=step;; compress) a=$n_comp; hot=match_len;; esac
   cc -O2 "$t/$p.c" -o ${p}_plain -lpthread
   cc -O2 -pg "$t/$p.c" -o ${p}_glibc -lpthread
   cc -O2 -pg "$t/$p.c" -o ${p}_libprof -L"$top/libprof" -lprof -lpthread
-  set -- $(best ./${p}_plain $a); plain=$2
+  set -- $(best ./${p}_plain $a); plain=$2 plain_cpu=$1
   for rt in glibc libprof; do
-    set -- $(best ./${p}_$rt $a); wall=$2
+    set -- $(best ./${p}_$rt $a); wall=$2 bcpu=$1
     rm -f gmon.out; set -- $(run ./${p}_$rt $a); cpu=$1     # the profile and its CPU time
     calls=$("$top/gprof" -b -p ${p}_$rt gmon.out | awk -v f=$hot '$NF == f {print $4}')
     h=$(python3 "$t/hist.py" gmon.out "$cpu" $(range ${p}_$rt))
     first=$("$top/gprof" -b -p ${p}_$rt gmon.out | awk 'NR == 6 {print $1 "% " $NF}')
-    echo "$p $rt: wall ${wall}s (no -pg ${plain}s, overhead $(echo "$wall $plain" | awk '{printf "%.0f%%", 100 * ($1 / $2 - 1)}')); $hot called $calls times; $h; first row $first"
+    echo "$p $rt: wall ${wall}s (no -pg ${plain}s, overhead $(echo "$wall $plain" | awk '{printf "%.0f%%", 100 * ($1 / $2 - 1)}')), CPU ${bcpu}s (no -pg ${plain_cpu}s, overhead $(echo "$bcpu $plain_cpu" | awk '{printf "%.0f%%", 100 * ($1 / $2 - 1)}')); $hot called $calls times; $h; first row $first"
   done
 done
 cc -O1 -pg "$t/threads.c" -o threads -L"$top/libprof" -lprof -lpthread
