@@ -85,9 +85,9 @@ static __thread pid_t my_tid;
 static __thread timer_t my_timer;
 static __thread int have_timer;
 /* for the ticks between the kernel's last clock tick and the thread's
-   end (see settle_ticks): expirations seen, where the timer started, and
+   end (see stop_thread_timer): expirations seen, where the timer started, and
    the bin the last sample went to (NO_BIN if it was dropped) */
-static __thread uint64_t ticks_seen, timer_cpu0, timer_first;
+static __thread uint64_t ticks_seen, timer_cpu0;
 static __thread size_t last_bin;
 static __thread uintptr_t slow_self;   /* selfpc, while in the slow path */
 #define NO_BIN ((size_t)-1)
@@ -179,10 +179,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 
 static uint64_t thread_cpu_ns(void);
 
-/* A CPU-time timer for the calling thread, signalling only this thread.
-   The first expiry falls at a random point of the first interval, so a
-   thread's expected number of samples is its CPU time times the rate (a
-   fixed first interval would lose half an interval per thread). */
+/* A CPU-time timer for the calling thread, signalling only this thread. */
 static void start_thread_timer(void)
 {
   if (!P.hz || have_timer) return;
@@ -194,19 +191,13 @@ static void start_thread_timer(void)
   if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &my_timer) != 0) return;
   have_timer = 1;
   long ns = 1000000000L / P.hz;
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  uint64_t r = ((uint64_t)now.tv_nsec ^ ((uint64_t)tid() << 20)) * PROF_HASH_MULT;
-  long first = 1 + (long)((r >> 33) % (uint64_t)ns);
   ticks_seen = 0;
   last_bin = NO_BIN;
-  timer_first = (uint64_t)first;
   timer_cpu0 = thread_cpu_ns();
   struct itimerspec its;
   its.it_interval.tv_sec = ns / 1000000000L;
   its.it_interval.tv_nsec = ns % 1000000000L;
-  its.it_value.tv_sec = first / 1000000000L;
-  its.it_value.tv_nsec = first % 1000000000L;
+  its.it_value = its.it_interval;
   timer_settime(my_timer, 0, &its, NULL);
 }
 
@@ -222,7 +213,10 @@ static uint64_t thread_cpu_ns(void)
    have not been signalled yet: a short program would lose up to a tick
    of samples at every rate (3% of 0.06 s at 250 Hz ticks).  They are
    counted here from the thread's CPU time and credited where the
-   thread's last sample went, if it went into the histogram. */
+   thread's last sample went, if it went into the histogram.  The thread
+   is owed its CPU time times the rate, rounded to the nearest sample: a
+   thread of 0.175 s at 100 Hz gets 17 or 18 samples, not always 17 (four
+   such threads would lose 3% of their time to the last part-interval). */
 static void stop_thread_timer(void)
 {
   if (!have_timer) return;
@@ -230,7 +224,7 @@ static void stop_thread_timer(void)
   have_timer = 0;
   if (!P.enabled || !P.bins || last_bin == NO_BIN) return;
   uint64_t ns = 1000000000u / (uint64_t)P.hz, ran = thread_cpu_ns() - timer_cpu0;
-  uint64_t due = ran < timer_first ? 0 : 1 + (ran - timer_first) / ns;
+  uint64_t due = (ran + ns / 2) / ns;
   if (due > ticks_seen)
     __atomic_fetch_add(&P.bins[last_bin], (uint32_t)(due - ticks_seen), __ATOMIC_RELAXED);
   ticks_seen = due;
