@@ -229,10 +229,11 @@ glibc_kb=$1 glibc_cpu=$2
 say $? "100,000 threads: all $n calls counted, peak ${ours_kb} kB (glibc ${glibc_kb} kB), CPU ${ours_cpu} s (glibc ${glibc_cpu} s)"
 
 # ---- installed like a library ----
-# make install into a staging directory; a program built with the flags
-# pkg-config gives links the shared library by its SONAME and runs.
+# make install prefix=/usr into a staging directory; a program built with
+# the flags pkg-config gives links the shared library by its SONAME and
+# runs; a -m32 program links the i386 archive.
 st="$w/stage"
-if make -C "$top" install DESTDIR="$st" > install.log 2>&1; then
+if make -C "$top" install DESTDIR="$st" prefix=/usr > install.log 2>&1; then
   lib=$(dirname "$(find "$st" -name libprof.so.1 | head -1)")
   soname=$(readelf -d "$lib/libprof.so.1" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
   [ "$soname" = libprof.so.1 ] && [ "$(readlink "$lib/libprof.so")" = libprof.so.1 ] && [ -f "$lib/libprof.a" ] \
