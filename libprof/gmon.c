@@ -17,8 +17,10 @@
  * count in the signal's siginfo is credited too.  No sample lands on
  * libprof's own code, which has no symbol in the program: one taken in
  * mcount (the stub's fast path, or the C slow path) is charged to the
- * profiled function that called mcount, whose cost it is; one taken in
- * any other libprof code (writing, a thread's end) is dropped.  So the
+ * profiled function that called mcount, whose cost it is (or dropped,
+ * as glibc's are by lying outside the program, with
+ * LIBPROF_OVERHEAD=drop); one taken in any other libprof code (writing,
+ * a thread's end) is dropped.  So the
  * profiler never shows in the user's profile, and the CPU time the
  * program's functions use, profiling included, is all sampled.
  *
@@ -68,6 +70,7 @@ static struct {
   uint32_t *bins;
   size_t nbins;
   int hz;
+  int drop_overhead;             /* LIBPROF_OVERHEAD=drop */
   pid_t pid;
   prof_tab *tabs;                /* every table ever made */
   prof_tab *free;                /* tables of finished threads, emptied */
@@ -168,7 +171,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
         self = *(const uintptr_t *)(sp + r->depth);
         break;
       }
-    if (!self) return;
+    if (!self || P.drop_overhead) return;
     pc = self;
   }
   uintptr_t off = pc - P.lowpc;
@@ -402,6 +405,8 @@ static void start(unsigned long lowpc, unsigned long highpc)
   P.hz = r ? atoi(r) : 100;
   if (P.hz < 0) P.hz = 0;
   if (P.hz > 100000) P.hz = 100000;
+  const char *ov = getenv("LIBPROF_OVERHEAD");
+  P.drop_overhead = ov && !strcmp(ov, "drop");
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigprof;

@@ -135,6 +135,16 @@ for mode in pie static nopie fentry m32; do
   say $? "no sample on libprof's code in a call-heavy program ($mode: $r; busiest $top_fn)"
 done
 
+# LIBPROF_OVERHEAD=drop: mcount's samples dropped, not charged to callers
+cc -O1 -pg heavy.c -o heavy -L"$top/libprof" -lprof
+rm -f gmon.out; LIBPROF_HZ=1000 ./heavy
+charged=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
+rm -f gmon.out; LIBPROF_HZ=1000 LIBPROF_OVERHEAD=drop ./heavy
+dropped=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
+range=$(nm heavy | awk '/libprof\$text_begin/ {b = $1} /libprof\$text_end/ {e = $1} END {print b, e}')
+python3 "$here/hist.py" gmon.out 1 $range | grep -q 'in-range 0$' && echo "$dropped $charged" | awk '{exit !($1 < 0.9 * $2)}'
+say $? "LIBPROF_OVERHEAD=drop: ${dropped}s sampled against ${charged}s with mcount's time charged"
+
 # ---- every tick counted ----
 cc -O1 -pg "$here/short.c" -o short -L"$top/libprof" -lprof
 for hz in 100 1000 10000; do
