@@ -17,12 +17,12 @@
  * count in the signal's siginfo is credited too.  No sample lands on
  * libprof's own code, which has no symbol in the program: one taken in
  * mcount (the stub's fast path, or the C slow path) is charged to the
- * profiled function that called mcount, whose cost it is (or dropped,
- * as glibc's are by lying outside the program, with
- * LIBPROF_OVERHEAD=drop); one taken in any other libprof code (writing,
- * a thread's end) is dropped.  So the
- * profiler never shows in the user's profile, and the CPU time the
- * program's functions use, profiling included, is all sampled.
+ * profiled function that called mcount, whose cost it is (or dropped, as
+ * glibc's are by lying outside the program, with LIBPROF_OVERHEAD=drop);
+ * one taken in any other libprof code (writing, a thread's end) is
+ * dropped.  So the profiler never shows in the user's profile, and the
+ * CPU time the program's functions use, profiling included, is all
+ * sampled.
  *
  * Writing.  The file is written with write(2) from static or mapped
  * memory, so it can be done from a signal handler: fatal signals whose
