@@ -63,6 +63,9 @@ __thread prof_tab *__prof_tab;
 
 #define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
 #define TAB_INITIAL 1024         /* slots of a new table */
+/* a table grows only past TAB_INITIAL / 2 arcs, so slots never move while
+   its log of arc slots is complete */
+_Static_assert(TAB_INITIAL / 2 > PROF_TAB_LOG, "the arc log outlives no grow");
 
 static struct {
   int started, enabled, final;
@@ -287,6 +290,7 @@ static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
     }
     sl->count = count;
     __atomic_store_n(&sl->key, key, __ATOMIC_RELEASE);
+    if (t->used < PROF_TAB_LOG) t->log[t->used] = (uint32_t)i;
     t->used++;
     return 1;
   }
@@ -324,7 +328,14 @@ static void thread_done(void *arg)
   stop_thread_timer();
   __prof_tab = NULL;
   int taken = lock_take(&P.tab_lock, -1);
-  if (t->used) {
+  if (t->used <= PROF_TAB_LOG) {   /* the log says where they all are */
+    for (uint64_t j = 0; j < t->used; j++) {
+      prof_slot *o = &t->slots[t->log[j]];
+      if (!tab_add(&P.retired, o->key, o->count)) P.lost_arcs += o->count;
+      o->key = o->count = 0;
+    }
+    t->used = 0;
+  } else {
     for (uint64_t i = 0; i <= t->mask; i++) {
       prof_slot *o = &t->slots[i];
       if (o->key && !tab_add(&P.retired, o->key, o->count))

@@ -39,6 +39,10 @@ typedef struct prof_tab {
   uint64_t used;
   struct prof_tab *next;        /* every table ever made, for the writer */
   struct prof_tab *next_free;
+  /* the slots of the first PROF_TAB_LOG arcs, so a short-lived thread's
+     few arcs are folded and cleared without scanning the whole table */
+#define PROF_TAB_LOG 32
+  uint32_t log[PROF_TAB_LOG];
 } prof_tab;
 
 extern uintptr_t __prof_lowpc PROF_HIDDEN;
