@@ -225,6 +225,20 @@ GMON_OUT_PREFIX=/nonexistent/dir/p ./known > /dev/null 2> prefix.err
 [ "$(calls known gmon.out a)" = 3 ] && [ ! -s prefix.err ]
 say $? "GMON_OUT_PREFIX in a missing directory: ./gmon.out"
 
+# threads with more arcs than a table's log (32) are folded by a full scan
+{
+  echo '#include <pthread.h>'
+  echo 'static volatile int sink;'
+  i=0; while [ $i -lt 100 ]; do echo "__attribute__((noinline)) void f$i(void) { sink++; }"; i=$((i + 1)); done
+  echo 'static void *body(void *a) { (void)a;'
+  i=0; while [ $i -lt 100 ]; do echo " f$i();"; i=$((i + 1)); done
+  echo ' return 0; }'
+  echo 'int main(void) { for (int k = 0; k < 8; k++) { pthread_t t; pthread_create(&t, 0, body, 0); pthread_join(t, 0); } body(0); return 0; }'
+} > wide.c
+cc -O1 -pg wide.c -o wide -L"$top/libprof" -lprof -lpthread && rm -f gmon.out && ./wide
+[ "$(calls wide gmon.out f0)" = 9 ] && [ "$(calls wide gmon.out f57)" = 9 ] && [ "$(calls wide gmon.out f99)" = 9 ]
+say $? "threads of 100 arcs each: counts folded exactly"
+
 # ---- bounded memory: 100,000 short-lived threads ----
 cc -O1 -pg "$here/many.c" -o many -L"$top/libprof" -lprof -lpthread
 cc -O1 -pg "$here/many.c" -o many_glibc -lpthread
