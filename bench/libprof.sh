@@ -1,19 +1,72 @@
 #!/bin/sh
-# libprof against glibc's profiling runtime, in one run: calls counted in
-# a 4-thread program (4 x N calls to one function), share of the process's
-# CPU time found in the histogram, and instructions per mcount call
-# (callgrind, via bench/mcount.sh).   Usage: bench/libprof.sh [N]
+# libprof against glibc's profiling runtime, in one run, on the bytecode
+# interpreter and the threaded compressor of tests/libprof (and the small
+# test programs beside them):
+#  - wall and CPU time with each runtime against the program built
+#    without -pg (least of 3 runs each), and calls counted;
+#  - samples on libprof's own code (0 expected) and the sampled share of
+#    the CPU time;
+#  - the sampled share on a 0.7 s four-thread program on a machine kept
+#    busy by two other processes, and on a 0.06 s program at 1000 and
+#    10000 Hz;
+#  - peak memory and CPU time for 100,000 short-lived threads;
+#  - instructions per mcount call and slow-path share (bench/mcount.sh).
+# Usage: bench/libprof.sh [interp-N compress-blocks]
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
-n=${1:-5000000}
+t=$top/tests/libprof
+n_interp=${1:-300000}; n_comp=${2:-128}
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
-cc -O1 -pg "$top/tests/libprof/threads.c" -o "$d/glibc" -lpthread
-cc -O1 -pg "$top/tests/libprof/threads.c" -o "$d/libprof" -L"$top/libprof" -lprof -lpthread
+cd "$d"
+# "CPU-seconds wall-seconds peak-kB" of a command
+run() { python3 -c '
+import resource, subprocess, sys, time
+t = time.time(); subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+w = time.time() - t; r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.3f %.3f %d" % (r.ru_utime + r.ru_stime, w, r.ru_maxrss))' "$@"; }
+best() { # the least CPU time and the least wall time of 3 runs: "cpu wall"
+  for i in 1 2 3; do rm -f gmon.out; run "$@"; done | sort -n | awk 'NR == 1 {c = $1} {w = (NR == 1 || $2 < w) ? $2 : w} END {print c, w}'; }
+range() { nm "$1" | awk '/libprof\$text_begin/ {b = $1} /libprof\$text_end/ {e = $1} END {print b, e}'; }
+for p in interp compress; do
+  case $p in interp) a=$n_interp; hot=step;; compress) a=$n_comp; hot=match_len;; esac
+  cc -O2 "$t/$p.c" -o ${p}_plain -lpthread
+  cc -O2 -pg "$t/$p.c" -o ${p}_glibc -lpthread
+  cc -O2 -pg "$t/$p.c" -o ${p}_libprof -L"$top/libprof" -lprof -lpthread
+  set -- $(best ./${p}_plain $a); plain=$2 plain_cpu=$1
+  for rt in glibc libprof; do
+    set -- $(best ./${p}_$rt $a); wall=$2 bcpu=$1
+    rm -f gmon.out; set -- $(run ./${p}_$rt $a); cpu=$1     # the profile and its CPU time
+    calls=$("$top/gprof" -b -p ${p}_$rt gmon.out | awk -v f=$hot '$NF == f {print $4}')
+    h=$(python3 "$t/hist.py" gmon.out "$cpu" $(range ${p}_$rt))
+    first=$("$top/gprof" -b -p ${p}_$rt gmon.out | awk 'NR == 6 {print $1 "% " $NF}')
+    echo "$p $rt: wall ${wall}s (no -pg ${plain}s, overhead $(echo "$wall $plain" | awk '{printf "%.0f%%", 100 * ($1 / $2 - 1)}')), CPU ${bcpu}s (no -pg ${plain_cpu}s, overhead $(echo "$bcpu $plain_cpu" | awk '{printf "%.0f%%", 100 * ($1 / $2 - 1)}')); $hot called $calls times; $h; first row $first"
+  done
+done
+cc -O1 -pg "$t/threads.c" -o threads -L"$top/libprof" -lprof -lpthread
+cc -O1 -pg "$t/threads.c" -o threads_glibc -lpthread
+sh -c 'while :; do :; done' & h1=$!; sh -c 'while :; do :; done' & h2=$!
 for rt in glibc libprof; do
-  (cd "$d" && rm -f gmon.out && cpu=$(./$rt $n 2>&1 >/dev/null) \
-   && calls=$("$top/gprof" -b -p $rt gmon.out | awk '$NF == "leaf" {print $4}') \
-   && k=$(od -An -t u4 -j 37 -N 4 gmon.out | tr -d ' ') \
-   && s=$(od -An -v -t u2 -j 61 -N $((2 * k)) gmon.out | awk '{for (i = 1; i <= NF; i++) t += $i} END {print t / 100}') \
-   && echo "$rt: calls counted $calls of $((4 * n)); sampled ${s}s of ${cpu}s CPU, share $(echo "$s $cpu" | awk '{printf "%.2f", $1 / $2}')")
+  b=threads; [ $rt = glibc ] && b=threads_glibc
+  rm -f gmon.out; cpu=$(./$b 5000000 550000000 2>&1 >/dev/null)
+  echo "4 threads on a loaded machine, $rt: $(python3 "$t/hist.py" gmon.out "$cpu") of ${cpu}s CPU"
+done
+kill $h1 $h2
+cc -O1 -pg "$t/short.c" -o short -L"$top/libprof" -lprof
+cc -O1 -pg "$t/short.c" -o short_glibc
+for hz in 100 1000 10000; do
+  rm -f gmon.out; cpu=$(LIBPROF_HZ=$hz ./short 0.06 2>&1 >/dev/null)
+  echo "0.06 s program, libprof at $hz Hz: $(python3 "$t/hist.py" gmon.out "$cpu")"
+done
+rm -f gmon.out; cpu=$(./short_glibc 0.06 2>&1 >/dev/null)
+echo "0.06 s program, glibc: $(python3 "$t/hist.py" gmon.out "$cpu")"
+cc -O1 -pg "$t/many.c" -o many -L"$top/libprof" -lprof -lpthread
+cc -O1 -pg "$t/many.c" -o many_glibc -lpthread
+for rt in glibc libprof; do
+  b=many; [ $rt = glibc ] && b=many_glibc
+  # the program reports its own peak (a child's ru_maxrss would include
+  # python's, kept across exec)
+  rm -f gmon.out; set -- $(run ./$b 100000); wall=$2
+  rm -f gmon.out; set -- $(./$b 100000)
+  echo "100,000 threads, $rt: peak ${1} kB, CPU ${2}s, wall ${wall}s, work called $("$top/gprof" -b -p $b gmon.out | awk '$NF == "work" {print $4}') times"
 done
 sh "$top/bench/mcount.sh"

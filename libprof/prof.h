@@ -4,10 +4,17 @@
  * The stubs' fast path needs only: the text range and the calling
  * thread's own arc table (a power-of-two array of {key, count} slots,
  * key = (frompc - lowpc) << 32 | (selfpc - lowpc), never 0 for a real
- * arc; PROF_TAB_MASK and PROF_TAB_SLOTS are the offsets of its mask and
- * slot pointer).  Anything unusual (a thread's first call, profiling
- * off, an address outside the text, a slot holding another arc) goes to
- * __prof_mcount_slow, written in C. */
+ * arc, found by linear probing from its hash; PROF_TAB_* are the offsets
+ * of the table's fields).  Anything unusual (a thread's first call, an
+ * arc seen for the first time) goes to the slow path, written in C.
+ *
+ * Names.  GNU gprof lists every global function of the program and every
+ * static one whose name has no '$'; it skips weak objects ("V" in nm).
+ * So in the static archive the public entry points (mcount, __monstartup,
+ * ...) are weak objects, and everything libprof keeps private ends up as
+ * a local symbol named "libprof$..." or no symbol at all (see the
+ * libprof rules of Makefile.in): no libprof function appears in any
+ * listing.  PROF_SYM gives C code those '$' names. */
 #ifndef LIBPROF_PROF_H
 #define LIBPROF_PROF_H
 
@@ -22,24 +29,53 @@ typedef struct {
 } prof_slot;
 
 /* One thread's arcs: only that thread writes them, so counting needs no
-   atomic instruction; tables are never freed, and are summed at exit. */
+   atomic instruction.  When the thread ends its counts are folded into a
+   shared table and this one, emptied, goes on a free list for the next
+   new thread; tables are never unmapped (a writer may be reading them). */
 typedef struct prof_tab {
   uint64_t mask;                /* offset 0: slots - 1 */
   prof_slot *slots;             /* offset 8 */
+  prof_slot *end;               /* offset 16: slots + mask + 1 */
   uint64_t used;
-  struct prof_tab *next;        /* every table, for the writer */
+  struct prof_tab *next;        /* every table ever made, for the writer */
+  struct prof_tab *next_free;
+  /* the slots of the first PROF_TAB_LOG arcs, so a short-lived thread's
+     few arcs are folded and cleared without scanning the whole table */
+#define PROF_TAB_LOG 32
+  uint32_t log[PROF_TAB_LOG];
 } prof_tab;
 
 extern uintptr_t __prof_lowpc PROF_HIDDEN;
 extern uintptr_t __prof_textsize PROF_HIDDEN;   /* 0 while not counting */
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
 
-void __prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc) PROF_HIDDEN;
+#define PROF_SYM(name) __asm__("libprof$" #name)
+void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc) PROF_SYM(mcount_slow) PROF_HIDDEN;
+/* the bounds of libprof's code (the stubs, then gmon.c, in one .text),
+   whose samples are dropped */
+extern const char prof_text_begin[] PROF_SYM(text_begin) PROF_HIDDEN;
+extern const char prof_text_end[] PROF_SYM(text_end) PROF_HIDDEN;
+/* Stretches of the stubs' fast path, [begin, end), where selfpc lies at
+   sp + depth of the interrupted thread (see mcount_x86_64.S). */
+typedef struct { uintptr_t begin, end, depth; } prof_stub_range;
+extern const prof_stub_range prof_stub_map[] PROF_SYM(stub_map) PROF_HIDDEN;
+extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HIDDEN;
 #endif
 
 #define PROF_TAB_MASK 0
 #define PROF_TAB_SLOTS 8
+#define PROF_TAB_END 16
 
 /* the multiplier of the arc hash (Fibonacci hashing) */
 #define PROF_HASH_MULT 0x9E3779B97F4A7C15
+
+/* How the stubs declare a public entry point: a weak object in the static
+   archive (invisible to gprof, see above), a function in libprof.so. */
+#ifdef __ASSEMBLER__
+#ifdef LIBPROF_STATIC
+#define PROF_PUBLIC(name) .weak name; .type name, %object
+#else
+#define PROF_PUBLIC(name) .globl name; .type name, %function
+#endif
+#endif
 #endif

@@ -5,7 +5,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/libprof
 G=${GPROF:-$top/gprof}
-w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+w=$(mktemp -d); hogs=""; trap 'kill $hogs 2> /dev/null; rm -rf "$w"' EXIT
 cd "$w"
 say() { if [ "$1" = 0 ]; then echo "ok $2"; else echo "FAIL $2"; fi; }
 calls() { # binary gmon function -> call count in the flat profile
@@ -77,22 +77,210 @@ cc -O1 -pg "$here/signals.c" -o signals -L"$top/libprof" -lprof && ticks=$(./sig
 [ -n "$ticks" ] && [ "$(calls signals gmon.out work)" = 3000000 ] && [ -n "$(calls signals gmon.out in_handler)" ]
 say $? "profiled signal handlers: no crash, calls counted ($ticks signals)"
 
-# i386, when the compiler can build it
-if printf '#include <errno.h>\n#include <stdio.h>\nint main(void){return 0;}\n' | cc -m32 -x c - -o m32test 2>/dev/null; then
-  cc -m32 -O2 -fno-omit-frame-pointer -std=gnu11 -c "$top/libprof/gmon.c" -o g32.o \
-    && cc -m32 -c "$top/libprof/mcount_i386.S" -o s32.o && ar rcs libprof.a g32.o s32.o \
-    && rm -f gmon.out && cc -m32 -O1 -pg "$here/known.c" -o known32 -L. -lprof && ./known32 > /dev/null
+# i386: make builds libprof/32/libprof.a when gcc -m32 links programs
+if [ -f "$top/libprof/32/libprof.a" ]; then
+  rm -f gmon.out && cc -m32 -O1 -pg "$here/known.c" -o known32 -L"$top/libprof/32" -lprof && ./known32 > /dev/null
   [ "$(calls known32 gmon.out b)" = 15 ] && [ "$(calls known32 gmon.out c)" = 30 ]
-  say $? "i386: exact counts"
+  say $? "i386 (-m32 link of libprof/32/libprof.a): exact counts"
+elif printf 'int main(void){return 0;}\n' | cc -m32 -x c - -o m32test 2>/dev/null; then
+  say 1 "gcc -m32 works but make built no libprof/32/libprof.a"
 fi
 
 # aarch64, cross-built, when a cross compiler and qemu-user are installed
 if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /dev/null; then
   aarch64-linux-gnu-gcc -O2 -std=gnu11 -c "$top/libprof/gmon.c" -o ga64.o \
     && aarch64-linux-gnu-gcc -c "$top/libprof/mcount_aarch64.S" -o sa64.o \
-    && mkdir -p a64 && ar rcs a64/libprof.a ga64.o sa64.o \
+    && aarch64-linux-gnu-gcc -DPROF_END -c "$top/libprof/mcount_aarch64.S" -o ea64.o \
+    && mkdir -p a64 && ar rcs a64/libprof.a sa64.o ga64.o ea64.o \
     && aarch64-linux-gnu-gcc -O1 -pg -static "$here/known.c" -o known64 -La64 -lprof \
     && rm -f gmon.out && qemu-aarch64 ./known64 > /dev/null
   [ "$(calls known64 gmon.out b)" = 15 ] && [ "$(calls known64 gmon.out c)" = 30 ]
   say $? "aarch64 under qemu: exact counts"
+fi
+
+# ---- libprof never shows in the user's profile ----
+# GNU gprof lists every global function and every static one without a '$'
+# in its name: libprof's must be none of them, with either analyzer, in any
+# listing; and no sample may fall on libprof's code.
+pat='mcount|_mcount|__fentry__|__monstartup|monstartup|_mcleanup|mcleanup|moncontrol|libprof_dump|libprof\$[a-z_]*'
+cat > heavy.c <<'C'
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(unsigned long i) { sink += i; }
+__attribute__((noinline)) void mid(unsigned long i) { leaf(i); leaf(i + 1); }
+int main(void) { for (unsigned long i = 0; i < 20000000; i++) mid(i); return 0; }
+C
+for mode in pie static nopie fentry m32; do
+  case $mode in
+    pie) f="";; static) f="-static";; nopie) f="-no-pie";; fentry) f="-mfentry";; m32) f="-m32";;
+  esac
+  lib="$top/libprof"; [ $mode = m32 ] && lib="$top/libprof/32"
+  [ -f "$lib/libprof.a" ] || continue
+  ok=1
+  cc -O1 $f -pg "$here/known.c" -o vis -L"$lib" -lprof && rm -f gmon.out && ./vis > /dev/null || ok=0
+  nm -A vis > vis.map
+  for g in "$G" /usr/bin/gprof; do
+    [ -x "$g" ] || continue
+    for o in "-z" "-z -c" "-r" "-z -r" "-R vis.map" "-C" "-z -C" "-b -z -c -q" "-z -T"; do
+      "$g" $o vis gmon.out > vis.out 2>&1
+      if grep -E -w -q "$pat" vis.out; then ok=0; echo "libprof shows: $g $o ($mode): $(grep -E -w "$pat" vis.out | head -1)"; fi
+    done
+  done
+  say $((1 - ok)) "no libprof function in -z, -c, -r, -R, -C listings, ours and GNU's ($mode)"
+  cc -O1 $f -pg heavy.c -o heavy -L"$lib" -lprof && rm -f gmon.out && LIBPROF_HZ=1000 ./heavy
+  range=$(nm heavy | awk '/libprof\$text_begin/ {b = $1} /libprof\$text_end/ {e = $1} END {print b, e}')
+  if [ $mode = m32 ]; then h="-m32"; else h=""; fi
+  r=$(python3 "$here/hist.py" $h gmon.out 1 $range)
+  top_fn=$("$G" -b -p heavy gmon.out | awk 'NR == 6 {print $NF}')
+  case "$r" in *"in-range 0") [ -n "$range" ] && { [ "$top_fn" = leaf ] || [ "$top_fn" = mid ]; } ;; *) false;; esac
+  say $? "no sample on libprof's code in a call-heavy program ($mode: $r; busiest $top_fn)"
+done
+
+# LIBPROF_OVERHEAD=drop: mcount's samples dropped, not charged to callers
+cc -O1 -pg heavy.c -o heavy -L"$top/libprof" -lprof
+rm -f gmon.out; LIBPROF_HZ=1000 ./heavy
+charged=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
+rm -f gmon.out; LIBPROF_HZ=1000 LIBPROF_OVERHEAD=drop ./heavy
+dropped=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
+range=$(nm heavy | awk '/libprof\$text_begin/ {b = $1} /libprof\$text_end/ {e = $1} END {print b, e}')
+python3 "$here/hist.py" gmon.out 1 $range | grep -q 'in-range 0$' && echo "$dropped $charged" | awk '{exit !($1 < 0.9 * $2)}'
+say $? "LIBPROF_OVERHEAD=drop: ${dropped}s sampled against ${charged}s with mcount's time charged"
+
+# ---- every tick counted ----
+cc -O1 -pg "$here/short.c" -o short -L"$top/libprof" -lprof
+for hz in 100 1000 10000; do
+  # the kernel delivers CPU-timer ticks in bunches (one per clock tick):
+  # one landing outside the text loses the bunch, so the best of 3 runs
+  best=0
+  for run in 1 2 3; do
+    rm -f gmon.out
+    cpu=$(LIBPROF_HZ=$hz ./short 0.06 2>&1 >/dev/null)
+    r=$(python3 "$here/hist.py" gmon.out "$cpu")
+    s=$(echo "$r" | awk '{print $6}')
+    rate=$(echo "$r" | awk '{print $2}')
+    best=$(echo "$best $s" | awk '{print ($2 > $1) ? $2 : $1}')
+  done
+  echo "$best" | awk '{exit !($1 >= 0.95)}' && [ "$rate" = $hz ]
+  say $? "0.06 s of CPU at LIBPROF_HZ=$hz: sampled share $best (>= 0.95), rate field $rate"
+done
+# four threads, 0.7 s of CPU, on a machine kept busy by two other programs
+cc -O1 -pg "$here/threads.c" -o threads -L"$top/libprof" -lprof -lpthread
+sh -c 'while :; do :; done' & hogs="$hogs $!"
+sh -c 'while :; do :; done' & hogs="$hogs $!"
+best=0
+for run in 1 2 3; do
+  rm -f gmon.out
+  cpu=$(./threads 5000000 550000000 2>&1 >/dev/null)
+  s=$(python3 "$here/hist.py" gmon.out "$cpu" | awk '{print $6}')
+  best=$(echo "$best $s" | awk '{print ($2 > $1) ? $2 : $1}')
+done
+kill $hogs; hogs=""
+echo "$best" | awk '{exit !($1 >= 0.95)}'
+say $? "4 threads, $cpu s of CPU on a loaded machine: sampled share $best (>= 0.95)"
+
+# ---- a profile whatever the ending ----
+# Killed by each fatal signal left at its default: the profile is written
+# (GNU gprof reads the right count) and the exit status is the one the
+# same program has without profiling.
+cc -O1 -pg "$here/die.c" -o die -L"$top/libprof" -lprof && cc -O1 "$here/die.c" -o die_plain
+for s in INT TERM HUP QUIT SEGV BUS FPE ILL ABRT overflow handler; do
+  rm -f gmon.out gmon.out.tmp.*
+  (ulimit -c 0; ./die $s 1234 > /dev/null 2>&1; exit $?) 2> /dev/null; got=$?
+  (ulimit -c 0; ./die_plain $s 1234 > /dev/null 2>&1; exit $?) 2> /dev/null; want=$?
+  n=$(calls die gmon.out work)
+  if [ -x /usr/bin/gprof ]; then gn=$(/usr/bin/gprof -b -p die gmon.out | awk '$NF == "work" {print $4}'); else gn=1234; fi
+  [ "$got" = "$want" ] && [ "$n" = 1234 ] && [ "$gn" = 1234 ] && [ -z "$(ls gmon.out.tmp.* 2>/dev/null)" ]
+  say $? "ended by $s: profile written, work called $n/$gn times, exit status $got (without profiling $want)"
+done
+# killed from outside while it waits
+rm -f gmon.out
+./die wait 777 > ready.txt 2>/dev/null & pid=$!
+i=0; while [ ! -s ready.txt ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+kill -TERM $pid; wait $pid 2> /dev/null; got=$?
+[ "$got" = 143 ] && [ "$(calls die gmon.out work)" = 777 ]
+say $? "kill -TERM from another process: profile written, status $got"
+
+# snapshots: LIBPROF_DUMP_SIGNAL, libprof_dump(), LIBPROF_INTERVAL
+cc -O1 -pg -I"$top/libprof" "$here/snap.c" -o snap -L"$top/libprof" -lprof
+rm -f gmon.out snap.out
+LIBPROF_DUMP_SIGNAL=USR1 ./snap signal snap.out > /dev/null
+[ "$(calls snap snap.out phase1)" = 1000 ] && [ -z "$(calls snap snap.out phase2)" ] \
+  && [ "$(calls snap gmon.out phase1)" = 1000 ] && [ "$(calls snap gmon.out phase2)" = 1000 ]
+say $? "LIBPROF_DUMP_SIGNAL=USR1 writes a snapshot and profiling goes on"
+rm -f gmon.out dump.out
+./snap call dump.out > /dev/null
+[ "$(calls snap dump.out phase1)" = 1000 ] && [ -z "$(calls snap dump.out phase2)" ] \
+  && [ "$(calls snap gmon.out phase2)" = 1000 ]
+say $? "libprof_dump(path) writes a snapshot and profiling goes on"
+rm -f gmon.out iv.out
+n=$(LIBPROF_INTERVAL=0.2 ./snap interval iv.out)
+s1=$(calls snap iv.out phase1)
+[ -n "$s1" ] && [ "$s1" -le "$n" ] && [ "$(calls snap gmon.out phase1)" = "$n" ] && [ "$(calls snap gmon.out phase2)" = 1000 ]
+say $? "LIBPROF_INTERVAL=0.2 writes periodic snapshots ($s1 of $n calls in the first)"
+[ -z "$(ls ./*.tmp.* 2>/dev/null)" ]
+say $? "no temporary file left behind"
+
+# GMON_OUT_PREFIX in a missing directory falls back to gmon.out, as glibc
+rm -f gmon.out
+GMON_OUT_PREFIX=/nonexistent/dir/p ./known > /dev/null 2> prefix.err
+[ "$(calls known gmon.out a)" = 3 ] && [ ! -s prefix.err ]
+say $? "GMON_OUT_PREFIX in a missing directory: ./gmon.out"
+
+# threads with more arcs than a table's log (32) are folded by a full scan
+{
+  echo '#include <pthread.h>'
+  echo 'static volatile int sink;'
+  i=0; while [ $i -lt 100 ]; do echo "__attribute__((noinline)) void f$i(void) { sink++; }"; i=$((i + 1)); done
+  echo 'static void *body(void *a) { (void)a;'
+  i=0; while [ $i -lt 100 ]; do echo " f$i();"; i=$((i + 1)); done
+  echo ' return 0; }'
+  echo 'int main(void) { for (int k = 0; k < 8; k++) { pthread_t t; pthread_create(&t, 0, body, 0); pthread_join(t, 0); } body(0); return 0; }'
+} > wide.c
+cc -O1 -pg wide.c -o wide -L"$top/libprof" -lprof -lpthread && rm -f gmon.out && ./wide
+[ "$(calls wide gmon.out f0)" = 9 ] && [ "$(calls wide gmon.out f57)" = 9 ] && [ "$(calls wide gmon.out f99)" = 9 ]
+say $? "threads of 100 arcs each: counts folded exactly"
+
+# ---- bounded memory: 100,000 short-lived threads ----
+cc -O1 -pg "$here/many.c" -o many -L"$top/libprof" -lprof -lpthread
+cc -O1 -pg "$here/many.c" -o many_glibc -lpthread
+rm -f gmon.out
+set -- $(./many 100000)
+ours_kb=$1 ours_cpu=$2
+n=$(calls many gmon.out work)
+set -- $(mkdir -p "$w/glibc_run" && cd "$w/glibc_run" && "$w/many_glibc" 100000)
+glibc_kb=$1 glibc_cpu=$2
+[ "$n" = 100000 ] && [ "$ours_kb" -le $((glibc_kb + 4096)) ] \
+  && echo "$ours_cpu $glibc_cpu" | awk '{exit !($1 <= 1.5 * $2 + 0.5)}'
+say $? "100,000 threads: all $n calls counted, peak ${ours_kb} kB (glibc ${glibc_kb} kB), CPU ${ours_cpu} s (glibc ${glibc_cpu} s)"
+
+# ---- installed like a library ----
+# make install prefix=/usr into a staging directory; a program built with
+# the flags pkg-config gives links the shared library by its SONAME and
+# runs; a -m32 program links the i386 archive.
+st="$w/stage"
+if make -C "$top" install DESTDIR="$st" prefix=/usr > install.log 2>&1; then
+  lib=$(dirname "$(find "$st" -name libprof.so.1 | head -1)")
+  soname=$(readelf -d "$lib/libprof.so.1" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+  [ "$soname" = libprof.so.1 ] && [ "$(readlink "$lib/libprof.so")" = libprof.so.1 ] && [ -f "$lib/libprof.a" ] \
+    && [ -n "$(find "$st" -path '*/include/libprof.h')" ] && [ -n "$(find "$st" -path '*/man3/libprof.3')" ]
+  say $? "make install: libprof.so.1 (SONAME $soname), libprof.so, libprof.a, libprof.h, libprof(3)"
+  if command -v pkg-config > /dev/null; then
+    flags=$(PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$st" pkg-config --cflags --libs libprof)
+    rm -f gmon.out dump.out
+    cc -O1 "$here/snap.c" $flags -o snap_inst && LD_LIBRARY_PATH="$lib" ./snap_inst call dump.out > /dev/null \
+      && readelf -d snap_inst | grep -q 'NEEDED.*libprof.so.1' \
+      && [ "$(calls snap_inst dump.out phase1)" = 1000 ] && [ "$(calls snap_inst gmon.out phase2)" = 1000 ]
+    say $? "installed tree: built with \$(pkg-config --cflags --libs libprof) = $flags, runs against libprof.so.1"
+  else
+    say 1 "pkg-config is not installed (the README's Quick start installs it)"
+  fi
+  if [ -f "$top/libprof/32/libprof.a" ]; then
+    l32=$(dirname "$(find "$st" -path '*/lib32/libprof.a' | head -1)")
+    rm -f gmon.out
+    cc -m32 -O1 -pg "$here/known.c" -o known32i -L"$l32" -lprof && ./known32i > /dev/null \
+      && [ "$(calls known32i gmon.out c)" = 30 ] && [ "${l32%/lib32}" = "${lib%/lib}" ] \
+      && ld -m elf_i386 --verbose | grep -q "SEARCH_DIR(\"=${l32#$st}\")"
+    say $? "installed tree: -m32 program linked with the i386 archive in ${l32#$st}, where ld -m elf_i386 looks"
+  fi
+else
+  say 1 "make install DESTDIR=... (see install.log)"
 fi
