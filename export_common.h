@@ -30,17 +30,15 @@ typedef struct {
 } ExportOptions;
 
 /* Is S a line symbol of -l (a stretch of one source line inside a
-   function) rather than a function?  -l is being built on its own branch;
-   where it has landed (Sym.is_line) this returns s->is_line. */
-static inline int export_is_line(const Sym *s) { (void)s; return 0; }
+   function) rather than a function? */
+static inline int export_is_line(const Sym *s) { return s->is_line; }
 
 /* -l's basic-block counts of S (the -C listing prints them under S's own
-   line): how many, and the K-th.  Where -l has landed these read
-   Sym.nbb, bb_addr[k], bb_count[k]. */
-static inline unsigned export_nblocks(const Sym *s) { (void)s; return 0; }
+   line): how many, and the K-th. */
+static inline unsigned export_nblocks(const Sym *s) { return s->nbb; }
 static inline void export_block(const Sym *s, unsigned k, vma_t *addr, uint64_t *count)
 {
-  (void)s; (void)k; *addr = 0; *count = 0;
+  *addr = s->bb_addr[k]; *count = s->bb_count[k];
 }
 
 /* The samples the call graph's percentages divide by: every symbol's

@@ -70,7 +70,7 @@ def render_graph(doc):
             out += [render_line(l) for l in e['parents']]
         s = '%-6.6s %5.1f %7.2f %7.2f' % ('[%d]' % e['index'], e['percent'], num(e['self_seconds']),
                                           num(e['children_seconds']))
-        if e['calls'] + e['self_calls'] == 0: s += ' %7s %7s ' % ('', '')
+        if e['calls'] + e['self_calls'] == 0 and e['kind'] != 'cycle': s += ' %7s %7s ' % ('', '')  # a cycle shows its 0
         elif e['self_calls']: s += ' %7d+%-7d ' % (e['calls'], e['self_calls'])
         else: s += ' %7d %7s ' % (e['calls'], '')
         if e['kind'] == 'cycle':
