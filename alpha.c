@@ -13,38 +13,21 @@
  *   any registers and hint): an arc to the "<indirect child>"
  *   pseudo-function.
  * BR, JMP, RET and the conditional branches are ignored. */
-#include "options.h"
-#include "core.h"
+#include "callscan.h"
 
 void alpha_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end)
 {
-  vma_t base = cs->text_vma, lowpc = cs->lowpc, highpc = cs->highpc;
-  size_t size = cs->text_size;
-  const unsigned char *text = cs->text;
   for (vma_t pc = start; pc < end; pc = pc + 4 > pc ? pc + 4 : end) {
-    if (pc < base || pc - base > size || size - (pc - base) < 4) continue;
-    const unsigned char *p = text + (pc - base);
-    uint32_t insn = cs->big_endian
-      ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3]
-      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | (uint32_t)p[0];
+    uint32_t insn;
+    if (!callscan_word32(cs, pc, &insn)) continue;
     unsigned op = insn >> 26;
     if (op == 0x34) {
       int64_t off = (int64_t)(insn & 0x1fffffu);
       if (off & 0x100000) off -= 0x200000;
       vma_t dest = (uint32_t)(pc + 4 + (vma_t)off);
-      Sym *child = dest >= lowpc && dest < highpc ? sym_lookup(cs->syms, dest) : NULL;
-      if (child && child->addr == dest) {
-        DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls %s\n", parent->name,
-            (unsigned long long)pc, child->name);
-        cs->add(cs->ctx, parent, child);
-      } else {
-        DBG(DBG_STATIC_CG, "static: %s at 0x%llx: no function at 0x%llx\n", parent->name,
-            (unsigned long long)pc, (unsigned long long)dest);
-      }
+      callscan_call_to(cs, parent, pc, dest);
     } else if (op == 0x1a && (insn & 0x4000)) {
-      DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls through a register\n", parent->name,
-          (unsigned long long)pc);
-      cs->add(cs->ctx, parent, cs->indirect);
+      callscan_call_indirect(cs, parent, pc, "a register");
     }
   }
 }

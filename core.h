@@ -10,6 +10,7 @@
 #ifndef CORE_H
 #define CORE_H
 #include "symtab.h"
+#include "callscan.h"
 
 struct bfd;
 struct bfd_symbol;
@@ -51,23 +52,6 @@ const unsigned char *core_text_space(Core *c, vma_t *vma, size_t *size);
 /* The address just past the text section. */
 vma_t core_text_end(const Core *c);
 
-/* -c: what a call finder works with.  It scans PARENT's code in
-   [start, end) and calls add(ctx, parent, callee) for each call it finds
-   to the start of a function in syms, the callee inside [lowpc, highpc). */
-typedef void (*CoreCallFn)(void *ctx, Sym *parent, Sym *callee);
-typedef struct {
-  const unsigned char *text;    /* the text section's bytes */
-  vma_t text_vma;
-  size_t text_size;
-  vma_t lowpc, highpc;          /* the histogram's range */
-  int big_endian;               /* the object's byte order */
-  const SymTab *syms;
-  Sym *indirect;                /* "<indirect child>": calls through a
-                                   register or memory (mips, alpha, vax, tahoe) */
-  CoreCallFn add;
-  void *ctx;
-} CallScan;
-typedef void (*CoreFinder)(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
 /* Runs the finder of the object's BFD architecture over every function
    (its part inside [lowpc, highpc)); an architecture without one gets
    GNU's message, once, and no arcs.  Tahoe has no BFD architecture in
@@ -77,12 +61,4 @@ void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
 /* The loop of core_find_calls over a CallScan already filled in (the fuzz
    target and the unit tests give it text of their own). */
 void core_scan_calls(const CallScan *cs, CoreFinder scan);
-/* The per-architecture finders, one file each. */
-void i386_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
-void aarch64_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
-void sparc_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
-void mips_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
-void alpha_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
-void vax_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
-void tahoe_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end);
 #endif

@@ -11,6 +11,7 @@
 #include "export_json.h"
 #include "options.h"
 #include "cg_print.h"
+#include "flat.h"
 #include "source.h"
 #include "sym_ids.h"
 
@@ -78,16 +79,6 @@ static void write_meta(Json *J)
   key(f, "demangled", 0); fputs(opt.demangle && !opt.traditional ? "true" : "false", f);
 }
 
-static int cmp_flat(const void *a, const void *b)
-{
-  const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
-  if (x->hist_time > y->hist_time) return -1;
-  if (x->hist_time < y->hist_time) return 1;
-  if (x->ncalls > y->ncalls) return -1;
-  if (x->ncalls < y->ncalls) return 1;
-  return strcmp(x->name, y->name);
-}
-
 /* The histogram and the flat profile: the rows the flat profile lists, in
    its order (self time, calls, linkage name). */
 static void write_flat(Json *J)
@@ -125,7 +116,7 @@ static void write_flat(Json *J)
     if (!opt.zeros && s->hist_time == 0 && s->ncalls == 0) continue;
     v[n++] = s;
   }
-  qsort(v, n, sizeof *v, cmp_flat);
+  qsort(v, n, sizeof *v, flat_cmp);
   /* the percentages divide by every sample read (1 when there are none,
      as the text does) */
   double total = hs->total_samples > 0 ? hs->total_samples : 1.0;

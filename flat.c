@@ -29,7 +29,7 @@ static const char *time_unit(double top, double *scale)
   return "T";
 }
 
-static int cmp_flat(const void *a, const void *b)
+int flat_cmp(const void *a, const void *b)
 {
   const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
   if (x->hist_time > y->hist_time) return -1;
@@ -76,7 +76,7 @@ void flat_print(const HistSet *hs, const SymTab *tab)
     if (!opt.zeros && s->hist_time == 0 && s->ncalls == 0) continue;
     v[n++] = s;
   }
-  qsort(v, n, sizeof *v, cmp_flat);
+  qsort(v, n, sizeof *v, flat_cmp);
 
   /* the unit suits the largest per-call time of any called function,
      listed or not */

@@ -6,4 +6,7 @@
 #define FLAT_H
 #include "hist.h"
 void flat_print(const HistSet *hs, const SymTab *tab);
+/* The flat profile's order, for qsort over Sym pointers: self time
+   descending, then calls descending, then linkage name. */
+int flat_cmp(const void *a, const void *b);
 #endif

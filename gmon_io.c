@@ -85,28 +85,34 @@ static int get_addr(Reader *r, vma_t *v)
   return 1;
 }
 
-/* Reads N two-byte bins into a buffer grown as they arrive; returns how
+/* Reads N two-byte bins, a buffer's worth at a time: added to ADD_TO's
+   when it is not NULL (a range already read, merging files in place),
+   else into a buffer grown as they arrive, put in *OUT.  Returns how
    many whole bins the file held (N when it held them all). */
-static uint32_t read_bins(Reader *r, uint32_t n, uint64_t **out)
+static uint32_t read_bins(Reader *r, uint32_t n, uint64_t *add_to, uint64_t **out)
 {
-  size_t cap = n < 4096 ? n : 4096;
-  uint64_t *bins = xmalloc((cap ? cap : 1) * sizeof *bins);
+  size_t cap = add_to ? 0 : n < 4096 ? n : 4096;
+  uint64_t *bins = add_to ? add_to : xmalloc((cap ? cap : 1) * sizeof *bins);
   uint32_t i = 0;
   while (i < n) {
     size_t want = (size_t)(n - i) * 2;
     if (want > sizeof r->buf) want = sizeof r->buf;
     size_t got = avail(r, want) / 2;
     if (!got) break;
-    if (i + got > cap) {
-      while (cap < i + got) cap *= 2;
-      if (cap > n) cap = n;
-      bins = xrealloc(bins, cap * sizeof *bins);
-    }
     const unsigned char *q = take(r, got * 2);
-    for (size_t k = 0; k < got; k++) bins[i + k] = genc_get_n(&r->p->enc, q + 2 * k, 2);
+    if (add_to) {
+      genc_add_u16s(&r->p->enc, q, got, bins + i);
+    } else {
+      if (i + got > cap) {
+        while (cap < i + got) cap *= 2;
+        if (cap > n) cap = n;
+        bins = xrealloc(bins, cap * sizeof *bins);
+      }
+      genc_get_u16s(&r->p->enc, q, got, bins + i);
+    }
     i += (uint32_t)got;
   }
-  *out = bins;
+  if (out) *out = bins;
   return i;
 }
 
@@ -129,29 +135,16 @@ static void read_hist_rec(Reader *r)
   char abbrev = (char)q[HIST_DIMEN_LEN];
   /* GNU checks the header against earlier records before the samples */
   hist_check(&r->p->hist, filename, lo, hi, n, dimen, abbrev);
+  /* a range read before (a merge, -s of many files): added in place */
   uint64_t *same = hist_same_range(&r->p->hist, lo, hi, n, dimen);
-  if (same) {                   /* a merge (-s of many files): add in place */
-    uint32_t i = 0;
-    while (i < n) {
-      size_t want = (size_t)(n - i) * 2;
-      if (want > sizeof r->buf) want = sizeof r->buf;
-      size_t got = avail(r, want) / 2;
-      if (!got) break;
-      genc_add_u16s(&r->p->enc, take(r, got * 2), got, same + i);
-      i += (uint32_t)got;
-    }
-    if (i < n)
-      fatal("%s: %s: unexpected EOF after reading %u of %u samples\n",
-            opt.whoami, filename, i, n);
-    return;
-  }
-  uint64_t *bins;
-  uint32_t got = read_bins(r, n, &bins);
+  uint64_t *bins = NULL;
+  uint32_t got = read_bins(r, n, same, same ? NULL : &bins);
   if (got < n) {
     free(bins);
     fatal("%s: %s: unexpected EOF after reading %u of %u samples\n",
           opt.whoami, filename, got, n);
   }
+  if (same) return;
   hist_add(&r->p->hist, lo, hi, n, rate, dimen, abbrev, bins);
   free(bins);
 }
@@ -256,7 +249,7 @@ static void read_bsd(Reader *r, int force44)
   uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
   hist_check(&r->p->hist, filename, lo, hi, nbins, "seconds", 's');
   uint64_t *bins;
-  uint32_t got = read_bins(r, nbins, &bins);
+  uint32_t got = read_bins(r, nbins, NULL, &bins);
   if (got < nbins) {
     free(bins);
     fatal("%s: unexpected EOF after reading %d/%u bins\n", opt.whoami, (int)got - 1, nbins);

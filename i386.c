@@ -7,8 +7,7 @@
  * backwards are never found; a target is taken when it lies inside the
  * histogram's range [lowpc, highpc) and a function starts exactly there.
  * The arc is added with count zero and no -k filtering. */
-#include "options.h"
-#include "core.h"
+#include "callscan.h"
 
 void i386_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end)
 {
@@ -19,14 +18,6 @@ void i386_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end)
     uint32_t disp = (uint32_t)op[1] | (uint32_t)op[2] << 8 | (uint32_t)op[3] << 16
                     | (uint32_t)op[4] << 24;
     vma_t dest = pc + 5 + disp;
-    Sym *child = dest >= cs->lowpc && dest < cs->highpc ? sym_lookup(cs->syms, dest) : NULL;
-    if (child && child->addr == dest) {
-      DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls %s\n", parent->name,
-          (unsigned long long)pc, child->name);
-      cs->add(cs->ctx, parent, child);
-    } else {
-      DBG(DBG_STATIC_CG, "static: %s at 0x%llx: no function at 0x%llx\n", parent->name,
-          (unsigned long long)pc, (unsigned long long)dest);
-    }
+    callscan_call_to(cs, parent, pc, dest);
   }
 }

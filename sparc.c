@@ -11,32 +11,17 @@
  * range [lowpc, highpc) and a function starts exactly there; the arc is
  * added with count zero.  (So on real code GNU finds calls only by
  * accident; we find the same ones.) */
-#include "options.h"
-#include "core.h"
+#include "callscan.h"
 
 void sparc_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end)
 {
-  vma_t base = cs->text_vma, lowpc = cs->lowpc, highpc = cs->highpc;
-  size_t size = cs->text_size;
-  const unsigned char *text = cs->text;
   for (vma_t pc = start; pc < end; pc = pc + 4 > pc ? pc + 4 : end) {
-    if (pc < base || pc - base > size || size - (pc - base) < 4) continue;
-    const unsigned char *p = text + (pc - base);
-    uint32_t insn = cs->big_endian
-      ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3]
-      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | (uint32_t)p[0];
+    uint32_t insn;
+    if (!callscan_word32(cs, pc, &insn)) continue;
     if ((insn & 0xc0000000u) == 0) continue;
     int64_t off = (int64_t)(insn & 0x3fffffffu);
     if (off & 0x20000000) off -= 0x40000000;
     vma_t dest = (uint32_t)(pc + (vma_t)off);
-    Sym *child = dest >= lowpc && dest < highpc ? sym_lookup(cs->syms, dest) : NULL;
-    if (child && child->addr == dest) {
-      DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls %s\n", parent->name,
-          (unsigned long long)pc, child->name);
-      cs->add(cs->ctx, parent, child);
-    } else {
-      DBG(DBG_STATIC_CG, "static: %s at 0x%llx: no function at 0x%llx\n", parent->name,
-          (unsigned long long)pc, (unsigned long long)dest);
-    }
+    callscan_call_to(cs, parent, pc, dest);
   }
 }

@@ -21,8 +21,7 @@
  * [lowpc, highpc) and a function starts exactly there (arc of count
  * zero).  After a call the scan goes on after its last operand byte; an
  * instruction that would run past the end of the text is ignored. */
-#include "options.h"
-#include "core.h"
+#include "callscan.h"
 
 /* Length of the operand specifier at P (N bytes available) for an
    operand of SIZE bytes, or 0 if it does not fit or is malformed. */
@@ -48,17 +47,25 @@ static size_t vax_operand_len(const unsigned char *p, size_t n, unsigned size)
   return len <= n ? len : 0;
 }
 
-void vax_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end)
+/* N bytes at P as an integer in the given byte order. */
+static uint32_t vax_get(const unsigned char *p, int n, int big_endian)
 {
-  vma_t base = cs->text_vma, lowpc = cs->lowpc, highpc = cs->highpc;
+  uint32_t v = 0;
+  for (int i = 0; i < n; i++) v |= (uint32_t)p[big_endian ? i : n - 1 - i] << (8 * (n - 1 - i));
+  return v;
+}
+
+void vax_like_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end,
+                        unsigned opcode, unsigned argsize, int big_endian)
+{
+  vma_t base = cs->text_vma;
   size_t size = cs->text_size;
-  const unsigned char *text = cs->text;
   for (vma_t pc = start; pc < end; pc++) {
     if (pc < base || pc - base >= size) continue;
-    const unsigned char *op = text + (pc - base);
+    const unsigned char *op = cs->text + (pc - base);
     size_t avail = size - (pc - base);
-    if (op[0] != 0xfb) continue;
-    size_t a1 = vax_operand_len(op + 1, avail - 1, 4);
+    if (op[0] != opcode) continue;
+    size_t a1 = vax_operand_len(op + 1, avail - 1, argsize);
     if (!a1) continue;
     const unsigned char *d = op + 1 + a1;
     size_t a2 = vax_operand_len(d, avail - 1 - a1, 1);
@@ -66,35 +73,21 @@ void vax_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end)
     unsigned mode = d[0] >> 4, reg = d[0] & 15;
     if (mode <= 3 || mode == 5) continue;         /* literal, register */
     vma_t next = pc + 1 + a1 + a2;                /* after the instruction */
-    int known = 1;
-    vma_t dest = 0;
     if (reg == 15 && (mode == 10 || mode == 12 || mode == 14)) {
       int32_t disp = mode == 10 ? (int8_t)d[1]
-        : mode == 12 ? (int16_t)(uint16_t)(d[1] | d[2] << 8)
-        : (int32_t)((uint32_t)d[1] | (uint32_t)d[2] << 8 | (uint32_t)d[3] << 16
-                    | (uint32_t)d[4] << 24);
-      dest = (uint32_t)(next + (vma_t)(int64_t)disp);
+        : mode == 12 ? (int16_t)(uint16_t)vax_get(d + 1, 2, big_endian)
+        : (int32_t)vax_get(d + 1, 4, big_endian);
+      callscan_call_to(cs, parent, pc, (uint32_t)(next + (vma_t)(int64_t)disp));
     } else if (reg == 15 && mode == 9) {
-      dest = (uint32_t)d[1] | (uint32_t)d[2] << 8 | (uint32_t)d[3] << 16
-             | (uint32_t)d[4] << 24;
+      callscan_call_to(cs, parent, pc, vax_get(d + 1, 4, big_endian));
     } else {
-      known = 0;
-    }
-    if (!known) {
-      DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls through memory\n", parent->name,
-          (unsigned long long)pc);
-      cs->add(cs->ctx, parent, cs->indirect);
-    } else {
-      Sym *child = dest >= lowpc && dest < highpc ? sym_lookup(cs->syms, dest) : NULL;
-      if (child && child->addr == dest) {
-        DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls %s\n", parent->name,
-            (unsigned long long)pc, child->name);
-        cs->add(cs->ctx, parent, child);
-      } else {
-        DBG(DBG_STATIC_CG, "static: %s at 0x%llx: no function at 0x%llx\n", parent->name,
-            (unsigned long long)pc, (unsigned long long)dest);
-      }
+      callscan_call_indirect(cs, parent, pc, "memory");
     }
     pc = next - 1;
   }
+}
+
+void vax_find_call(const CallScan *cs, Sym *parent, vma_t start, vma_t end)
+{
+  vax_like_find_call(cs, parent, start, end, 0xfb, 4, 0);   /* CALLS */
 }
