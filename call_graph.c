@@ -34,13 +34,13 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
   Sym *parent = sym_lookup(tab, from_pc);
   Sym *child = sym_lookup(tab, self_pc);
   /* Measured on GNU 2.40 with arcs aimed past the functions (damaged
-     files): the object's last symbol, which covers only its own address,
-     is never an arc's end; a callee inside a symbol not marked as a
-     function (etext) that follows a function (_fini) is taken for that
-     function.  Callers are looked up plainly. */
-  const Sym *last = tab->len ? &tab->base[tab->len - 1] : NULL;
-  if (parent == last && parent && parent->end_addr == parent->addr) parent = NULL;
-  if (child == last && child && child->end_addr == child->addr) child = NULL;
+     files, hand-made objects): the object's last symbol, when it lies at
+     or past the end of .text, is never an arc's end; a callee inside a
+     symbol not marked as a function (etext) that follows a function
+     (_fini) is taken for that function.  Callers are looked up plainly. */
+  const Sym *last = tab->last_no_arcs ? &tab->base[tab->len - 1] : NULL;
+  if (parent && parent == last) parent = NULL;
+  if (child && child == last) child = NULL;
   if (child && !child->is_func && child > tab->base && child[-1].is_func) child--;
   if (!parent || !child) return;
   /* the callee is a function: GNU takes the nearest symbol at or below

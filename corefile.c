@@ -149,8 +149,19 @@ void core_create_function_syms(const Core *core, const CoreMap *m, SymTab *tab)
   tab->len = n;
   tab->core = (Core *)core;
   symtab_finalize(tab);
-  /* The last symbol covers its own address only (as GNU's does: seen
-     with -S tables, where nothing follows it). */
+  /* The last symbol (measured on GNU 2.40 with hand-made objects): inside
+     .text it takes the arcs of every address up to the end of .text, but
+     no samples; at or past the end it covers its own address only, takes
+     no samples and is never an arc's end (call_graph.c). */
+  tab->last_no_arcs = 0;
+  tab->last_hist_end = 0;
+  if (tab->len) {
+    Sym *last = &tab->base[tab->len - 1];
+    vma_t end = core_text_end(core);
+    if (last->addr < end) last->end_addr = end - 1;
+    else tab->last_no_arcs = 1;
+    tab->last_hist_end = last->addr;
+  }
 }
 
 /* -S: symbols from an nm-style table ("address type name", as in

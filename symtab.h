@@ -88,6 +88,9 @@ typedef struct {
   /* -l: where the histogram stops crediting the last symbol, which takes
      no samples though lookups reach past it (0: its end_addr + 1) */
   vma_t last_hist_end;
+  /* the object's last symbol lies at or past the end of .text: it is never
+     an arc's end (GNU 2.40; -l drops such a symbol instead) */
+  int last_no_arcs;
 } SymTab;
 
 void sym_init(Sym *s);

@@ -13,7 +13,8 @@ run() { # case args: profile the case's bin into its gmon.out
   (cd "$tmp" && rm -f gmon.out && "$OLDPWD/cases/$1/bin" $2 >/dev/null && mv gmon.out "$OLDPWD/cases/$1/gmon.out")
   echo gmon.out > cases/$1/files
 }
-for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two lines_rand; do rm -rf cases/$c; mkdir -p cases/$c; done
+for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two lines_rand \
+         lines_last_past lines_last_data lines_last_inside lines_last_fini; do rm -rf cases/$c; mkdir -p cases/$c; done
 # several files, a header's static inline function, a function whose body
 # comes from an #included file, #line, one program at -O0 and at -O2
 (cd progs/lines && gcc -O0 -g -pg $map main.c a.c b.c -o ../../cases/lines/bin)
@@ -62,6 +63,22 @@ as -o "$tmp/t.o" progs/lines/asm_tail.s
 ld -o cases/lines_asm/bin "$tmp/s.o" "$tmp/t.o"
 python3 tools/nullprof.py cases/lines_asm/bin cases/lines_asm/gmon.out "f2>f1=3" "f2>n2=5" "_start>n1=7" "_start>f2=1"
 echo gmon.out > cases/lines_asm/files
+# which function symbol -l drops: the last one, when it lies at or past
+# the end of .text (three NOTYPE symbols past .text; the same with a weak
+# function in .data below them; the last function inside .text; the last
+# in a .fini after .text)
+as -o "$tmp/last.o" progs/lines/last/last.s
+as -o "$tmp/data.o" progs/lines/last/data.s
+as -o "$tmp/fini.o" progs/lines/last/fini.s
+ld -T progs/lines/last/past.ld -o cases/lines_last_past/bin "$tmp/last.o"
+ld -T progs/lines/last/data.ld -o cases/lines_last_data/bin "$tmp/last.o" "$tmp/data.o" 2> /dev/null
+ld -T progs/lines/last/inside.ld -o cases/lines_last_inside/bin "$tmp/last.o"
+ld -T progs/lines/last/fini.ld -o cases/lines_last_fini/bin "$tmp/fini.o"
+for c in past data inside fini; do
+  python3 tools/lineprof.py cases/lines_last_$c/bin cases/lines_last_$c/gmon.out 5
+  echo gmon.out > cases/lines_last_$c/files
+  printf '%s\n' "-b -l" "-b -l -z" "-b -l -z -q" "-b -l -z -C" "-b -l -z -p" "-b -l -z -T" "-b -z" > cases/lines_last_$c/optsets
+done
 # option sets: every report with -l, symspecs, -A with line counts
 common='-b -l
 -b -l -z
@@ -107,4 +124,5 @@ printf '%s\n' "-b -l" "-b -l -C" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A 
 printf '%s\n' "-b -l" "-b -l -C" "-b -l -C -z" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A -I ../../progs/lines" \
   "-b -l -A -x -I ../../progs/lines" "-b -l -A -x -m 0 -I ../../progs/lines" "-b -l -A -t 0 -I ../../progs/lines" > cases/lines_two/optsets
 printf '%s\n' "-b -l" "-b -l -z" "-b -l -C" "-b" > cases/lines_rand/optsets
-sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two lines_rand
+sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two lines_rand \
+  lines_last_past lines_last_data lines_last_inside lines_last_fini

@@ -1,0 +1,4 @@
+	.data
+	.weak dw
+	.type dw,@function
+dw:	.long 0
