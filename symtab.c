@@ -96,7 +96,9 @@ Sym *sym_lookup(const SymTab *tab, vma_t addr)
   if (!hi || addr < tab->addrs[0]) return NULL;
   if (!tab->bucket) build_buckets((SymTab *)tab);
   vma_t off = (addr - tab->addrs[0]) >> tab->shift;
-  if (off + 1 < tab->nbuckets) {
+  /* (not off + 1 < nbuckets: an address near 2^64 above the first
+     symbol wraps it; found by fuzz_map) */
+  if (tab->nbuckets > 1 && off < tab->nbuckets - 1) {
     lo = tab->bucket[off];
     hi = tab->bucket[off + 1] + 1;
     if (hi > tab->len) hi = tab->len;
