@@ -134,9 +134,9 @@ static void read_hist_rec(Reader *r)
   dimen[HIST_DIMEN_LEN] = 0;
   char abbrev = (char)q[HIST_DIMEN_LEN];
   /* GNU checks the header against earlier records before the samples */
-  hist_check(&r->p->hist, filename, lo, hi, n, dimen, abbrev);
+  int k = hist_check(&r->p->hist, filename, lo, hi, n, dimen, abbrev);
   /* a range read before (a merge, -s of many files): added in place */
-  uint64_t *same = hist_same_range(&r->p->hist, lo, hi, n, dimen);
+  uint64_t *same = k >= 0 ? r->p->hist.recs[k].bins : NULL;
   uint64_t *bins = NULL;
   uint32_t got = read_bins(r, n, same, same ? NULL : &bins);
   if (got < n) {

@@ -76,17 +76,6 @@ void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
   memcpy(h->bins, bins, (size_t)nbins * sizeof *h->bins);
 }
 
-uint64_t *hist_same_range(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins, const char *dimen)
-{
-  if (!hs->nrecs || strncmp(hs->dimen, dimen, HIST_DIMEN_LEN)) return NULL;
-  for (size_t i = 0; i < hs->nrecs; i++) {
-    Hist *h = &hs->recs[i];
-    if (h->lowpc == lowpc && h->highpc == highpc)
-      return h->nbins == nbins ? h->bins : NULL;   /* else hist_add complains */
-  }
-  return NULL;
-}
-
 void hist_range(const HistSet *hs, vma_t *lowpc, vma_t *highpc)
 {
   *lowpc = *highpc = 0;

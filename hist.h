@@ -37,10 +37,6 @@ int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highp
 /* The bins, once credited (and written to gmon.sum) are not needed by the
    reports: hist_free_bins gives them back (ranges and counts stay). */
 void hist_free_bins(HistSet *hs);
-/* The bins a histogram record of this range, size and dimension would be
-   summed into (a later file of a merge), or NULL: then hist_add decides.
-   Lets the reader add the file's words in place, without a copy. */
-uint64_t *hist_same_range(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins, const char *dimen);
 void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
               uint32_t rate, const char *dimen, char abbrev,
               const uint64_t *bins);
