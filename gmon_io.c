@@ -175,9 +175,9 @@ static void read_bb_rec(Reader *r)
   for (uint32_t i = 0; i < n; i++) {
     vma_t addr, count;
     /* GNU reports a short entry with perror and a stale errno, the one
-       its start-up left (options.h), without the program name */
+       its start-up left loading the locale, without the program name */
     if (!get_addr(r, &addr) || !get_addr(r, &count))
-      fatal("%s: %s\n", r->filename, strerror(opt.startup_errno));
+      fatal("%s: %s\n", r->filename, strerror(util_locale_errno()));
     /* and warns once it has read a whole entry (a record of none: no
        warning) */
     if (!r->p->warned_bb && !opt.line && !opt.want_sum) {

@@ -5,9 +5,7 @@
  * returns: the object (Core) and its symbol table, the profile data and
  * its call graph, the analysis, and the reports.  Nothing below calls
  * back into this file. */
-#include <errno.h>
 #include <getopt.h>
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
@@ -156,16 +154,6 @@ int main(int argc, char **argv)
   o->whoami = argv[0];
   expandargv(&argc, &argv);     /* @FILE: options read from FILE */
   util_set_name(argv[0]);
-  /* GNU loads the user's locale for messages and character types and
-     later reports a cut basic-block entry with whatever errno that left
-     ("Success" under LC_ALL=C, "No such file or directory" where the
-     locale's files are missing): do the same loading, note errno, and
-     go back to the C locale for everything else */
-  errno = 0;
-  setlocale(LC_MESSAGES, "");
-  setlocale(LC_CTYPE, "");
-  o->startup_errno = errno;
-  setlocale(LC_ALL, "C");
   /* reports run to tens of megabytes: write them in large blocks */
   static char outbuf[1 << 16];
   setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);

@@ -23,8 +23,6 @@ typedef struct {
   int file_format;              /* FF_AUTO ... */
   int debug;                    /* DBG_* bits */
   const char *whoami;           /* argv[0], which messages start with */
-  int startup_errno;            /* what loading the user's locale left in
-                                   errno: GNU prints it as a stale errno */
 } Options;
 
 enum { FF_AUTO, FF_BSD, FF_44BSD, FF_MAGIC, FF_PROF };

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE             /* fopencookie */
 #include "util.h"
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -204,5 +205,15 @@ int atomic_commit(AtomicFile *af)
   free(af->path);
   af->tmp = af->path = NULL;
   signal(SIGXFSZ, af->old_xfsz);
+  return e;
+}
+
+int util_locale_errno(void)
+{
+  errno = 0;
+  setlocale(LC_MESSAGES, "");
+  setlocale(LC_CTYPE, "");
+  int e = errno;
+  setlocale(LC_ALL, "C");
   return e;
 }

@@ -66,4 +66,9 @@ int atomic_open(AtomicFile *af, const char *path);   /* errno value, 0 = open */
 int atomic_commit(AtomicFile *af);
 void atomic_abort(AtomicFile *af);
 
+/* The errno that loading the user's locale (messages, character types)
+   leaves, the C locale restored after: GNU prints it as a stale errno in
+   one message ("Success" under LC_ALL=C, "No such file or directory"
+   where the locale's files are missing). */
+int util_locale_errno(void);
 #endif
