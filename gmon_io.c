@@ -1,5 +1,4 @@
 /* gmon_io.c -- reading profile data (GNU, BSD, 4.4BSD) and writing gmon.sum. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
