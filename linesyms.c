@@ -243,7 +243,8 @@ void line_add_syms(Core *core, SymTab *tab)
   }
   free(pts);
   tab->base = xrealloc(tab->base, (tab->len + lines.n + 1) * sizeof(Sym));
-  memcpy(tab->base + tab->len, lines.v, lines.n * sizeof(Sym));
+  if (lines.n)  /* lines.v is NULL when the object has no line rows */
+    memcpy(tab->base + tab->len, lines.v, lines.n * sizeof(Sym));
   tab->len += lines.n;
   free(lines.v);
   symtab_finalize(tab);
