@@ -196,6 +196,7 @@ void core_read_external_symtab_stream(const Core *core, SymTab *tab, const char 
   }
   tab->len = n;
   tab->core = (Core *)core;
+  tab->owns_names = 1;
   if (bounded_overrun(in))
     fatal("%s: %s: no end of file after %llu bytes\n", opt.whoami, filename,
           (unsigned long long)CORE_TEXT_MAX);

@@ -50,7 +50,12 @@ void symtab_finalize(SymTab *tab)
       DBG(DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
           (unsigned long long)k[i].s.addr, tab->base[out - 1].name, k[i].s.name,
           take ? k[i].s.name : tab->base[out - 1].name);
-      if (take) tab->base[out - 1] = k[i].s;
+      if (take) {
+        if (tab->owns_names) free((void *)tab->base[out - 1].name);
+        tab->base[out - 1] = k[i].s;
+      } else if (tab->owns_names) {
+        free((void *)k[i].s.name);
+      }
       continue;
     }
     tab->base[out++] = k[i].s;

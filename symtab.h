@@ -91,6 +91,9 @@ typedef struct {
   /* the object's last symbol lies at or past the end of .text: it is never
      an arc's end (GNU 2.40; -l drops such a symbol instead) */
   int last_no_arcs;
+  /* the table allocated its names (-S): symtab_finalize frees the names of
+     the symbols it drops, so whoever frees the table frees every name */
+  int owns_names;
 } SymTab;
 
 void sym_init(Sym *s);
