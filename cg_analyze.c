@@ -43,7 +43,8 @@ static void cycle_link(CallGraph *cg, SymTab *tab)
   for (int c = 1; c <= ncycles; c++) {
     Sym *cyc = &cg->cycles[c];
     for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
-      for (Arc *a = m->parents; a; a = a->next_parent) {
+      for (unsigned i = 0; i < m->nparents; i++) {
+        const Arc *a = m->parents[i];
         if (a->parent == a->child) continue;   /* GNU leaves self calls out */
         if (a->parent->cycle_num == c) cyc->self_calls += a->count;
         else cyc->ncalls += a->count;
@@ -60,7 +61,8 @@ static void inherit_flags(Sym *child)
   if (!child->cycle_num) {
     child->print_flag = 0;
     child->prop_fract = 0.0;
-    for (Arc *a = child->parents; a; a = a->next_parent) {
+    for (unsigned i = 0; i < child->nparents; i++) {
+      const Arc *a = child->parents[i];
       Sym *p = a->parent;
       if (p == child) continue;
       child->print_flag |= p->print_flag;
@@ -73,7 +75,8 @@ static void inherit_flags(Sym *child)
   cyc->print_flag = 0;
   cyc->prop_fract = 0.0;
   for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
-    for (Arc *a = m->parents; a; a = a->next_parent) {
+    for (unsigned i = 0; i < m->nparents; i++) {
+      const Arc *a = m->parents[i];
       Sym *p = a->parent;
       if (p->cycle_num == cyc->cycle_num) continue;
       cyc->print_flag |= p->print_flag;
@@ -110,14 +113,21 @@ static double propagate_flags(Sym **top, size_t n)
   return print_time;
 }
 
+/* Also ranks each of PARENT's arcs for the printers (Arc.rank): the
+   walk reads both ends anyway. */
 static void propagate_time(Sym *parent)
 {
   /* a function that passes no time on collects none either (GNU: its
      flat-profile total then shows only its own time) */
-  if (parent->prop_fract == 0.0) return;
-  for (Arc *a = parent->children; a; a = a->next_child) {
+  int passes = parent->prop_fract != 0.0;
+  for (unsigned i = 0; i < parent->nchildren; i++) {
+    Arc *a = parent->children[i];
+    /* read ahead: arcs and symbols lie anywhere in big graphs */
+    if (i + 8 < parent->nchildren) __builtin_prefetch(parent->children[i + 8]);
+    if (i + 4 < parent->nchildren) __builtin_prefetch(parent->children[i + 4]->child);
     Sym *child = a->child;
-    if (a->count == 0 || child == parent || child->prop_fract == 0.0) continue;
+    a->rank = child == parent ? 0 : parent->cycle_num && parent->cycle_num == child->cycle_num ? 1 : 2;
+    if (!passes || a->count == 0 || child == parent || child->prop_fract == 0.0) continue;
     if (child->cycle_num) {
       if (parent->cycle_num == child->cycle_num) continue;
       if (parent->top_order <= child->top_order) continue;
@@ -169,7 +179,7 @@ static int cmp_total(const void *a, const void *b)
 void cg_assemble(CallGraph *cg, SymTab *tab)
 {
   size_t i, n = tab->len;
-  cg_arcs_settle(cg);
+  cg_arcs_settle(cg, tab);
   for (i = 0; i < n; i++) {
     Sym *s = &tab->base[i];
     s->uf = s;

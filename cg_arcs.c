@@ -24,8 +24,9 @@ static void grow(CallGraph *cg)
   while (n < 2 * (cg->narcs + 1)) n *= 2;
   if (n > ((size_t)1 << 32)) fatal("%s: too many arcs\n", opt.whoami);
   uint32_t *t = xcalloc(n, sizeof *t);
+  util_advise_huge(t, n * sizeof *t);
   for (size_t i = 0; i < cg->narcs; i++) {
-    Arc *a = cg->in_order[i];
+    Arc *a = cg_arc(cg, i);
     size_t k = hash_pair(a->parent, a->child) & (n - 1);
     while (t[k]) k = (k + 1) & (n - 1);
     t[k] = (uint32_t)(i + 1);
@@ -35,22 +36,81 @@ static void grow(CallGraph *cg)
   cg->table_size = n;
 }
 
-/* Arcs come from chunks: fewer allocations, and neighbours in memory. */
+/* The next arc's storage, in a new chunk when the last is full (big
+   chunks go in huge pages: the analysis reads arcs in random order). */
 static Arc *new_arc(CallGraph *cg)
 {
-  if (!cg->chunk_left) {
-    cg->chunk_left = 4096;
-    cg->chunk = xmalloc(cg->chunk_left * sizeof *cg->chunk);   /* arc_add sets every field */
+  size_t i = cg->narcs;
+  if ((i & (CG_CHUNK - 1)) == 0) {
+    if ((cg->nchunks & (cg->nchunks - 1)) == 0)   /* 0, 1, 2, 4, ...: double */
+      cg->chunks = xrealloc(cg->chunks, (cg->nchunks ? 2 * cg->nchunks : 1) * sizeof *cg->chunks);
+    Arc *c = xmalloc(CG_CHUNK * sizeof *c);     /* arc_add sets every field */
+    util_advise_huge(c, CG_CHUNK * sizeof *c);
+    cg->chunks[cg->nchunks++] = c;
   }
-  cg->chunk_left--;
-  return cg->chunk++;
+  cg->narcs++;
+  return cg_arc(cg, i);
 }
 
-void cg_arcs_settle(CallGraph *cg)
+/* An arc's end as a number: its place in TAB, or past the table for the
+   few ends that are not in it (-c's "<indirect child>", one per object),
+   found in FOREIGN by a search. */
+static size_t end_number(const SymTab *tab, Sym **foreign, size_t nforeign, const Sym *s)
+{
+  if (s >= tab->base && s < tab->base + tab->len) return (size_t)(s - tab->base);
+  size_t i = 0;
+  while (i < nforeign && foreign[i] != s) i++;
+  return tab->len + i;
+}
+
+static void set_runs(Sym *s, Arc **v, size_t m, const size_t *kid, const size_t *par, size_t i)
+{
+  s->nchildren = (unsigned)(kid[i + 1] - kid[i]);
+  s->nparents = (unsigned)(par[i + 1] - par[i]);
+  s->children = v + kid[i];
+  s->parents = v + m + par[i];
+}
+
+void cg_arcs_settle(CallGraph *cg, SymTab *tab)
 {
   free(cg->table);
   cg->table = NULL;
   cg->table_size = 0;
+  free(cg->lists);
+  size_t m = cg->narcs, i, nf = 0, capf = 0;
+  Sym **foreign = NULL;
+  for (i = 0; i < m; i++) {
+    Sym *ends[2] = { cg_arc(cg, i)->parent, cg_arc(cg, i)->child };
+    for (int e = 0; e < 2; e++)
+      if (end_number(tab, foreign, nf, ends[e]) == tab->len + nf) {
+        if (nf == capf) foreign = xrealloc(foreign, (capf = capf ? 2 * capf : 4) * sizeof *foreign);
+        foreign[nf++] = ends[e];
+      }
+  }
+  size_t n = tab->len + nf;
+  /* counted by number, not in the symbols: these passes read the arcs in
+     order and touch no symbol */
+  size_t *kid = xcalloc(2 * (n + 1), sizeof *kid), *par = kid + n + 1;
+  for (i = 0; i < m; i++) {
+    const Arc *a = cg_arc(cg, i);
+    kid[end_number(tab, foreign, nf, a->parent) + 1]++;
+    par[end_number(tab, foreign, nf, a->child) + 1]++;
+  }
+  for (i = 0; i < n; i++) {
+    kid[i + 1] += kid[i];
+    par[i + 1] += par[i];
+  }
+  Arc **v = cg->lists = xmalloc((2 * m + 1) * sizeof *v);
+  util_advise_huge(v, (2 * m + 1) * sizeof *v);
+  for (i = 0; i < tab->len; i++) set_runs(&tab->base[i], v, m, kid, par, i);
+  for (i = 0; i < nf; i++) set_runs(foreign[i], v, m, kid, par, tab->len + i);
+  for (i = m; i-- > 0;) {       /* newest first */
+    Arc *a = cg_arc(cg, i);
+    v[kid[end_number(tab, foreign, nf, a->parent)]++] = a;
+    v[m + par[end_number(tab, foreign, nf, a->child)]++] = a;
+  }
+  free(kid);
+  free(foreign);
 }
 
 /* The slot holding PARENT -> CHILD, or the free slot where it belongs. */
@@ -58,7 +118,7 @@ static size_t slot_of(const CallGraph *cg, const Sym *parent, const Sym *child)
 {
   size_t m = cg->table_size - 1, k = hash_pair(parent, child) & m;
   for (; cg->table[k]; k = (k + 1) & m) {
-    const Arc *a = cg->in_order[cg->table[k] - 1];
+    const Arc *a = cg_arc(cg, cg->table[k] - 1);
     if (a->parent == parent && a->child == child) break;
   }
   return k;
@@ -69,7 +129,7 @@ Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child)
   if (!cg->table_size && cg->narcs) grow((CallGraph *)cg);   /* settled: rebuild */
   if (!cg->table_size) return NULL;
   uint32_t v = cg->table[slot_of(cg, parent, child)];
-  return v ? cg->in_order[v - 1] : NULL;
+  return v ? cg_arc(cg, v - 1) : NULL;
 }
 
 static void tally(const Arc *a, uint64_t count);
@@ -80,7 +140,7 @@ Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
   size_t k = slot_of(cg, parent, child);
   Arc *a;
   if (cg->table[k]) {
-    a = cg->in_order[cg->table[k] - 1];
+    a = cg_arc(cg, cg->table[k] - 1);
     a->count += count;
   } else {
     a = new_arc(cg);
@@ -88,16 +148,8 @@ Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
     a->child = child;
     a->count = count;
     a->time = a->child_time = 0;
-    a->next_child = parent->children;
-    parent->children = a;
-    a->next_parent = child->parents;
-    child->parents = a;
-    if (cg->narcs == cg->cap) {
-      cg->cap = cg->cap ? cg->cap * 2 : 1024;
-      cg->in_order = xrealloc(cg->in_order, cg->cap * sizeof *cg->in_order);
-    }
-    cg->in_order[cg->narcs++] = a;
-    cg->table[k] = (uint32_t)cg->narcs;
+    a->rank = 2;
+    cg->table[k] = (uint32_t)cg->narcs;   /* 1 + its number */
   }
   tally(a, count);
   return a;
@@ -122,12 +174,11 @@ static void tally(const Arc *a, uint64_t count)
 
 void cg_free(CallGraph *cg)
 {
-  /* arcs are carved from chunks of 4096 in the order they are added, so
-     every 4096th arc of in_order starts a chunk */
-  for (size_t i = 0; i < cg->narcs; i += 4096) free(cg->in_order[i]);
-  free(cg->in_order);
+  for (size_t i = 0; i < cg->nchunks; i++) free(cg->chunks[i]);
+  free(cg->chunks);
   free(cg->table);
   free(cg->cycles);
   free(cg->order);
+  free(cg->lists);
   cg_init(cg);
 }

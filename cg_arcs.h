@@ -5,9 +5,12 @@
  * (cg_analyze.h) then fills in its cycles and print order, and the
  * printers take it as it stands after that.
  *
- * Arcs are hashed on (parent, child); each is on its parent's children
- * list and its child's parents list, newest first, as GNU keeps them, and
- * in `in_order' in the order first added. */
+ * Arcs are hashed on (parent, child) and numbered in the order first
+ * added (cg_arc).  Once all are in, cg_arcs_settle gives each symbol its
+ * children and its parents as runs of one array, newest first, as GNU
+ * keeps its lists: the analysis and the printers walk them many times,
+ * and a run of pointers can be read ahead where a chain of arcs spread
+ * over memory cannot. */
 #ifndef CG_ARCS_H
 #define CG_ARCS_H
 #include "symtab.h"
@@ -19,25 +22,36 @@ struct Arc {
   uint64_t count;
   double time;                  /* child's self time propagated to parent */
   double child_time;            /* child's descendants' time propagated */
-  Arc *next_parent;             /* next arc in child->parents */
-  Arc *next_child;              /* next arc in parent->children */
+  /* how the printers rank it among an entry's lines (cg_analyze.c): 0 a
+     self call, 1 within one cycle, 2 any other */
+  unsigned char rank;
 };
 
+/* Arcs live in chunks of CG_CHUNK, numbered in the order first added:
+   arc I is cg_arc(cg, I).  (A directory of chunks, not one array: arcs
+   never move, so an Arc pointer stays good while arcs are added.) */
+#define CG_CHUNK_BITS 16
+#define CG_CHUNK ((size_t)1 << CG_CHUNK_BITS)
+
 typedef struct {
-  uint32_t *table;              /* open hash: 1 + place in in_order, 0 = free;
+  uint32_t *table;              /* open hash: 1 + arc number, 0 = free;
                                    size a power of two, at most half full */
   size_t table_size;
-  Arc **in_order;               /* every arc, in the order first added */
-  size_t narcs, cap;
-  Arc *chunk;                   /* arcs are carved from chunks */
-  size_t chunk_left;
+  Arc **chunks;                 /* chunks[I >> CG_CHUNK_BITS] holds arc I */
+  size_t narcs, nchunks;
   /* filled by cg_assemble (cg_analyze.c) */
   Sym *cycles;                  /* cycles[1..ncycles], each a whole cycle */
   int ncycles;
   Sym **order;                  /* symbols and cycles in print order */
   size_t norder;
   double print_time;            /* sum of prop_self, in GNU's order */
+  Arc **lists;                  /* cg_arcs_settle: every symbol's runs */
 } CallGraph;
+
+static inline Arc *cg_arc(const CallGraph *cg, size_t i)
+{
+  return &cg->chunks[i >> CG_CHUNK_BITS][i & (CG_CHUNK - 1)];
+}
 
 void cg_init(CallGraph *cg);
 /* Frees everything CG holds and leaves it empty (fuzz targets reuse it). */
@@ -48,7 +62,10 @@ Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child);
 Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count);
 /* COUNT more calls along A, an arc arc_add returned (no look-up). */
 void arc_add_again(Arc *a, uint64_t count);
-/* Frees the lookup table once every arc is in (the analysis only walks
-   the lists); a later arc_add or arc_lookup builds it again. */
-void cg_arcs_settle(CallGraph *cg);
+/* Once every arc is in: sets the children and parents of each symbol of
+   TAB and of the few arc ends outside it (-c's <indirect child>), and
+   frees the lookup table
+   (the analysis only walks the runs); a later arc_add or arc_lookup
+   builds the table again, but the runs only another settle. */
+void cg_arcs_settle(CallGraph *cg, SymTab *tab);
 #endif

@@ -50,7 +50,7 @@ static void push(Dfn *d, Sym *s)
   d->stack[++d->depth] = s;
   s->dfn_pos = d->depth;
   s->top_order = DFN_BUSY;
-  s->dfn_next = s->children;
+  s->dfn_next = 0;
   d->segs[d->nsegs++] = d->depth;
   DBG(DBG_DFN, "dfn: enter %s at depth %ld\n", s->name, d->depth);
 }
@@ -94,10 +94,8 @@ void cg_dfn(Dfn *d, Sym *root)
   push(d, root);
   while (d->depth > 0) {
     Sym *s = d->stack[d->depth];
-    Arc *a = s->dfn_next;
-    if (!a) { post_visit(d, s); continue; }
-    s->dfn_next = a->next_child;
-    Sym *c = a->child;
+    if (s->dfn_next == s->nchildren) { post_visit(d, s); continue; }
+    Sym *c = s->children[s->dfn_next++]->child;
     if (c->top_order > 0) continue;
     if (c->top_order == DFN_BUSY) { find_cycle(d, c); continue; }
     push(d, c);

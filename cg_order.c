@@ -174,7 +174,7 @@ static Arc **plain_arcs(const CallGraph *cg, size_t *na, double *total)
   *na = 0;
   *total = 0;
   for (size_t i = 0; i < cg->narcs; i++) {
-    Arc *a = cg->in_order[i];
+    Arc *a = cg_arc(cg, i);
     if (a->parent == a->child) continue;
     arcs[(*na)++] = a;
     *total += (double)a->count;
@@ -256,14 +256,18 @@ static void print_specials(Layout *L, Arc **arcs, size_t na, double total,
     Sym *f = cand[i].s;
     if (state[sidx(L, f)] != SP_FREE) continue;
     Arc *hit = NULL;
-    for (Arc *a = f->children; a && !hit; a = a->next_child)   /* newest first */
+    for (unsigned j = 0; j < f->nchildren && !hit; j++) {   /* newest first */
+      Arc *a = f->children[j];
       if (a->child != f && state[sidx(L, a->child)] == SP_FREE) hit = a;
+    }
     if (hit) {
       state[sidx(L, hit->child)] = SP_LATE;
       state[sidx(L, f)] = SP_USED;
     } else {
-      for (Arc *a = f->parents; a && !hit; a = a->next_parent)
+      for (unsigned j = 0; j < f->nparents && !hit; j++) {
+        Arc *a = f->parents[j];
         if (a->parent != f && state[sidx(L, a->parent)] == SP_FREE) hit = a;
+      }
       if (!hit) continue;
       state[sidx(L, f)] = SP_LATE;
       state[sidx(L, hit->parent)] = SP_USED;
@@ -275,7 +279,8 @@ static void print_specials(Layout *L, Arc **arcs, size_t na, double total,
   for (i = 0; i < want; i++) {                  /* an uncalled caller */
     Sym *f = cand[i].s;
     if (state[sidx(L, f)] != SP_FREE) continue;
-    for (Arc *a = f->parents; a; a = a->next_parent)   /* newest first */
+    for (unsigned j = 0; j < f->nparents; j++) {   /* newest first */
+      Arc *a = f->parents[j];
       if (a->parent != f && !is_used(a->parent) && !taken[sidx(L, a->parent)]) {
         taken[sidx(L, a->parent)] = 1;
         state[sidx(L, f)] = SP_LATE;
@@ -284,6 +289,7 @@ static void print_specials(Layout *L, Arc **arcs, size_t na, double total,
         np++;
         break;
       }
+    }
   }
   for (i = 0; i < want; i++) {
     Sym *f = cand[i].s;

@@ -83,12 +83,6 @@ typedef struct {
   int rank;                     /* arcs: 0 self, 1 within a cycle, 2 others */
 } ArcKey;
 
-static int arc_rank(const Arc *a)
-{
-  if (a->parent == a->child) return 0;
-  if (a->parent->cycle_num && a->parent->cycle_num == a->child->cycle_num) return 1;
-  return 2;
-}
 
 static inline __attribute__((always_inline)) int arc_cmp(const ArcKey *x, const ArcKey *y)
 {
@@ -215,14 +209,15 @@ static ArcKey *key_slot(Printer *P, size_t n)
   return &P->keys[n];
 }
 
-static size_t collect(Printer *P, Arc *list, int parents)
+static size_t collect(Printer *P, Arc **list, size_t len, int parents)
 {
   size_t n = 0;
-  for (Arc *a = list; a; a = parents ? a->next_parent : a->next_child)
-  {
+  for (size_t i = 0; i < len; i++) {
+    Arc *a = list[i];
+    if (i + 8 < len) __builtin_prefetch(list[i + 8]);   /* arcs lie anywhere */
     ArcKey *k = key_slot(P, n++);
     k->a = a;
-    k->rank = arc_rank(a);
+    k->rank = a->rank;
     k->t = a->time + a->child_time;
     k->count = a->count;
   }
@@ -247,10 +242,13 @@ size_t cg_entry_arcs(const Sym *s, int parents, Arc ***v, size_t *cap)
 {
   Printer pr = { 0 };
   size_t n = 0;
-  for (Arc *a = parents ? s->parents : s->children; a; a = parents ? a->next_parent : a->next_child) {
+  Arc **list = parents ? s->parents : s->children;
+  unsigned len = parents ? s->nparents : s->nchildren;
+  for (unsigned i = 0; i < len; i++) {
+    Arc *a = list[i];
     ArcKey *k = key_slot(&pr, n++);
     k->a = a;
-    k->rank = arc_rank(a);
+    k->rank = a->rank;
     k->t = a->time + a->child_time;
     k->count = a->count;
   }
@@ -300,21 +298,63 @@ static void print_arc(Printer *P, const Arc *a, const Sym *entry, const Sym *oth
   line_end_name(P, other, p);
 }
 
+/* Reads ahead what the line for keys[I] will need: the other end's
+   symbol, then its name (on big graphs each is a cache miss, and the
+   lines' order is known once sorted). */
+static void prefetch_lines(const Printer *P, size_t i, size_t n, int parents)
+{
+  if (i + 4 < n) {
+    const Arc *a = P->keys[i + 4].a;
+    __builtin_prefetch(parents ? a->parent : a->child);
+  }
+  if (i + 2 < n) {
+    const Arc *a = P->keys[i + 2].a;
+    size_t x = (size_t)(parents ? a->parent : a->child)->index;
+    if (x < P->nnames && P->names[x]) __builtin_prefetch(P->names[x]);
+  }
+}
+
+/* Reads ahead for the entries after V[I] (in print order, which is
+   nowhere near address order): a symbol's lines, then its arc runs, then
+   its arcs, each stage one entry closer. */
+static void prefetch_entries(Sym *const *v, size_t i, size_t n)
+{
+  if (i + 3 < n) {
+    __builtin_prefetch(v[i + 3]);
+    __builtin_prefetch(&v[i + 3]->parents);
+  }
+  if (i + 2 < n) {
+    __builtin_prefetch(v[i + 2]->parents);
+    __builtin_prefetch(v[i + 2]->children);
+  }
+  if (i + 1 < n) {
+    const Sym *s = v[i + 1];
+    for (unsigned k = 0; k < s->nparents && k < 16; k++) __builtin_prefetch(s->parents[k]);
+    for (unsigned k = 0; k < s->nchildren && k < 16; k++) __builtin_prefetch(s->children[k]);
+  }
+}
+
 static void print_parents(Printer *P, Sym *child)
 {
-  size_t n = collect(P, child->parents, 1);
+  size_t n = collect(P, child->parents, child->nparents, 1);
   if (n == 0) {
     /* "%6s %5s %7s %*s %7s %7s     <spontaneous>\n" */
     char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1 + 7 + 1 + CW + 1 + 7 + 1 + 7 + 5);
     fmt_done(&P->out, fmt_str(p, "<spontaneous>\n"));
   }
-  for (size_t i = 0; i < n; i++) print_arc(P, P->keys[i].a, child, P->keys[i].a->parent);
+  for (size_t i = 0; i < n; i++) {
+    prefetch_lines(P, i, n, 1);
+    print_arc(P, P->keys[i].a, child, P->keys[i].a->parent);
+  }
 }
 
 static void print_children(Printer *P, Sym *parent)
 {
-  size_t n = collect(P, parent->children, 0);
-  for (size_t i = 0; i < n; i++) print_arc(P, P->keys[i].a, parent, P->keys[i].a->child);
+  size_t n = collect(P, parent->children, parent->nchildren, 0);
+  for (size_t i = 0; i < n; i++) {
+    prefetch_lines(P, i, n, 0);
+    print_arc(P, P->keys[i].a, parent, P->keys[i].a->child);
+  }
 }
 
 static void print_primary(Printer *P, Sym *s)
@@ -485,6 +525,7 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
   P->name_len = xcalloc(P->nnames, sizeof *P->name_len);
   for (i = 0; i < cg->norder; i++) {
     Sym *s = cg->order[i];
+    prefetch_entries(cg->order, i, cg->norder);
     if (!printed(s)) continue;
     if (s->is_cycle) {
       print_primary(P, s);

@@ -124,10 +124,10 @@ static uint64_t usec(const Cg *C, double samples)
 
 static int has_calls(const Sym *s)
 {
-  for (const struct Arc *a = s->children; a; a = a->next_child)
-    if (a->count) return 1;
-  for (const struct Arc *a = s->parents; a; a = a->next_parent)
-    if (a->count) return 1;
+  for (unsigned i = 0; i < s->nchildren; i++)
+    if (s->children[i]->count) return 1;
+  for (unsigned i = 0; i < s->nparents; i++)
+    if (s->parents[i]->count) return 1;
   return 0;
 }
 
@@ -136,13 +136,8 @@ static int has_calls(const Sym *s)
 static void write_calls(Cg *C, const Sym *s, const size_t *owner, unsigned char *fl_seen)
 {
   FILE *f = C->f;
-  size_t nc = 0;
-  for (const struct Arc *a = s->children; a; a = a->next_child) nc++;
-  const struct Arc **v = xmalloc((nc + 1) * sizeof *v);
-  nc = 0;
-  for (const struct Arc *a = s->children; a; a = a->next_child) v[nc++] = a;
-  for (size_t k = nc; k-- > 0;) {               /* oldest first */
-    const struct Arc *a = v[k];
+  for (size_t k = s->nchildren; k-- > 0;) {     /* oldest first */
+    const struct Arc *a = s->children[k];
     if (!a->count) continue;
     size_t c = owner[sidx(C, a->child)];
     fprintf(f, "cfi=(%u)", C->file_id[c]);
@@ -155,7 +150,6 @@ static void write_calls(Cg *C, const Sym *s, const size_t *owner, unsigned char 
     position(C, s);
     fprintf(f, " %llu\n", (unsigned long long)usec(C, a->time + a->child_time));
   }
-  free(v);
 }
 
 void export_callgrind(FILE *f, const ExportInput *in)
@@ -220,7 +214,7 @@ void export_callgrind(FILE *f, const ExportInput *in)
       for (k = i; k < j; k++) {
         const Sym *s = &tab->base[k];
         int calls = 0;
-        for (const struct Arc *a = s->children; a && !calls; a = a->next_child) calls = a->count != 0;
+        for (unsigned c = 0; c < s->nchildren && !calls; c++) calls = s->children[c]->count != 0;
         if (!self[k] && k != i && !calls) continue;
         if (C.file_id[k] != cur) {     /* a line of another file (inlined) */
           cur = C.file_id[k];

@@ -138,7 +138,7 @@ static size_t pick_edges(Dot *D, Edge **out, size_t max, size_t *all)
   Edge *v = xmalloc((cg->narcs + 1) * sizeof *v);
   size_t n = 0;
   for (size_t i = 0; i < cg->narcs; i++) {
-    const Arc *a = cg->in_order[i];
+    const Arc *a = cg_arc(cg, i);
     const Sym *p = a->parent, *c = a->child;
     if (!drawn(D, p) || !drawn(D, c)) continue;
     int within = p == c || (p->cycle_num && p->cycle_num == c->cycle_num);
@@ -234,7 +234,7 @@ void export_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
   if (!(D.total > 0)) {
     D.by_calls = 1;
     D.total = 0;
-    for (size_t i = 0; i < cg->narcs; i++) D.total += (double)cg->in_order[i]->count;
+    for (size_t i = 0; i < cg->narcs; i++) D.total += (double)cg_arc(cg, i)->count;
     if (!(D.total > 0)) D.total = 1;
   }
   /* the nodes the threshold keeps; past --max-nodes, the heaviest */

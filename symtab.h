@@ -14,6 +14,7 @@
  * (source.c) by whoever holds the table. */
 #ifndef SYMTAB_H
 #define SYMTAB_H
+#include <stddef.h>
 #include "util.h"
 
 struct Arc;
@@ -22,50 +23,61 @@ struct Core;
 typedef struct Sym Sym;
 #define SYM_NBBS 10
 struct Sym {
-  /* the symbol table (corefile.c, symtab.c) */
-  vma_t addr, end_addr;
-  const char *name;             /* linkage name (leading char stripped) */
-  /* hot in the analysis and printing of big graphs: kept on the first
-     cache line with the address and name */
+  /* The fields are laid out by when they are read together, one 64-byte
+     cache line each (base[] is aligned by symtab_finalize): at 100,000s
+     of symbols nearly every symbol a pass touches is a cache miss, so
+     what a pass reads of a symbol should be one line, not four. */
+  /* line 1, read in every pass over the graph (arcs read, analysis,
+     printing): */
   int index;                    /* print index, 0 = none */
   int cycle_num;                /* 0 = not in a cycle */
   int top_order;                /* depth-first number */
   int print_flag;
   double prop_fract;
   struct Sym *cyc_head;         /* head of its cycle (self if none) */
+  double hist_time;             /* samples credited by the histogram */
+  uint64_t ncalls;              /* calls from other functions */
+  uint64_t self_calls;          /* calls from itself */
   unsigned is_func : 1, is_static : 1, is_cycle : 1;
   unsigned is_line : 1;         /* -l: a line symbol (linesyms.c) */
+  unsigned nchildren;
+  /* line 2, the analysis (cg_arcs.c, cg_dfn.c, cg_analyze.c): its arcs,
+     newest first, set by cg_arcs_settle (runs in one array), and time */
+  struct Arc **parents, **children;
+  unsigned nparents;
+  unsigned dfn_next;            /* children[] index of the next arc to visit */
+  double child_time;            /* descendants' time, before fractions */
+  double prop_self, prop_child;
+  Sym *cyc_next;                /* next member of the cycle list */
+  Sym *uf;                      /* union-find link towards the cycle head */
+  /* line 3: the depth-first walk, and the symbol table (corefile.c,
+     symtab.c) */
+  Sym *cyc_tail;                /* last member, valid on a head */
+  long dfn_pos;                 /* stack position while on the stack */
+  vma_t addr, end_addr;
+  const char *name;             /* linkage name (leading char stripped) */
   unsigned map_file;            /* -R: 1 + index in CoreMap files, 0 = none */
   unsigned bfd_seq;             /* position in the object's symbol table */
   /* looked up on first use (source.c, sym_ids.c) */
-  unsigned file_done : 1;
   const char *file;             /* source file: use src_sym_path() */
+  /* line 4 */
   int line;
+  unsigned file_done : 1;
   const char *dname;            /* demangled name */
   const char *label;            /* dname plus inline file */
   /* symspecs (sym_ids.c) */
   unsigned tables;              /* bit per sym_ids.h table */
   unsigned sel;                 /* SEL_* bits: what the specs decide */
   unsigned arc_from : 1;        /* matches the left side of a -k */
-  /* profile data: samples and calls */
-  double hist_time;             /* samples credited by the histogram */
-  uint64_t ncalls;              /* calls from other functions */
-  uint64_t self_calls;          /* calls from itself */
-  struct Arc *parents, *children;
   /* -l: basic-block counts in this symbol, by address in the order first
      read, summed (basic_blocks.c bb_assign); GNU keeps SYM_NBBS at most */
   unsigned nbb;
   vma_t *bb_addr;
   uint64_t *bb_count;
-  /* the call-graph analysis (cg_arcs.c, cg_dfn.c) */
-  double child_time;            /* descendants' time, before fractions */
-  double prop_self, prop_child;
-  Sym *cyc_next;                /* next member of the cycle list */
-  Sym *uf;                      /* union-find link towards the cycle head */
-  Sym *cyc_tail;                /* last member, valid on a head */
-  struct Arc *dfn_next;         /* next child arc to visit */
-  long dfn_pos;                 /* stack position while on the stack */
+  char pad_to_line[16];         /* sizeof a multiple of 64 (asserted) */
 };
+_Static_assert(sizeof(Sym) % 64 == 0 && offsetof(Sym, parents) == 64 && offsetof(Sym, cyc_tail) == 128,
+               "Sym's cache lines: see the layout comment");
 
 /* What the symbol specifications decided for a symbol (Sym.sel). */
 enum {

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +54,27 @@ void *xmalloc(size_t n)
   if (!p)
     fatal("%s: out of memory allocating %zu bytes\n", progname, n);
   return p;
+}
+
+void *xmalloc_aligned(size_t align, size_t n)
+{
+  void *p;
+  if (posix_memalign(&p, align, n ? n : 1))
+    fatal("%s: out of memory allocating %zu bytes\n", progname, n);
+  return p;
+}
+
+void util_advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  if (n < 2 * huge) return;
+  uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);   /* a hint: may fail */
+#else
+  (void)p;
+  (void)n;
+#endif
 }
 
 void *xcalloc(size_t n, size_t m)

@@ -45,7 +45,7 @@ static void ref_dfn(int p)
   if (ref[p].busy) { ref_cycle(p); return; }
   rstack[++rdepth] = p;
   ref[p].busy = 1;
-  for (Arc *a = syms[p].children; a; a = a->next_child) ref_dfn((int)(a->child - syms));
+  for (unsigned i = 0; i < syms[p].nchildren; i++) ref_dfn((int)(syms[p].children[i]->child - syms));
   if (ref_head(p) == p) {
     ++rcounter;
     for (int m = p; m >= 0; m = ref[m].next) ref[m].top = rcounter;
@@ -62,6 +62,7 @@ int main(void)
     int narcs = rand() % (nsyms * 3 + 1);
     syms = calloc((size_t)nsyms, sizeof *syms);
     Arc *arcs = calloc((size_t)narcs + 1, sizeof *arcs);
+    Arc **runs = calloc((size_t)narcs + 1, sizeof *runs);
     for (int i = 0; i < nsyms; i++) {
       syms[i].uf = syms[i].cyc_tail = syms[i].cyc_head = &syms[i];
     }
@@ -69,8 +70,12 @@ int main(void)
       int p = rand() % nsyms, c = rand() % nsyms;
       arcs[k].parent = &syms[p];
       arcs[k].child = &syms[c];
-      arcs[k].next_child = syms[p].children;
-      syms[p].children = &arcs[k];
+    }
+    /* each symbol's children newest first, in one array (cg_arcs_settle) */
+    for (int i = 0, at = 0; i < nsyms; i++) {
+      syms[i].children = runs + at;
+      for (int k = narcs; k-- > 0;)
+        if (arcs[k].parent == &syms[i]) { runs[at++] = &arcs[k]; syms[i].nchildren++; }
     }
     ref = calloc((size_t)nsyms, sizeof *ref);
     rstack = calloc((size_t)nsyms + 2, sizeof *rstack);
@@ -91,7 +96,7 @@ int main(void)
         break;
       }
     }
-    free(ref); free(rstack); free(arcs); free(syms);
+    free(ref); free(rstack); free(arcs); free(runs); free(syms);
   }
   printf("%s\n", failures ? "dfn: FAILED" : "dfn: 3000 random graphs agree");
   return failures != 0;

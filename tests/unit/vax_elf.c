@@ -66,7 +66,7 @@ int main(void)
   core_scan_calls(&cs, vax_find_call);
   Sym *ic = &core.indirect_child;
   for (size_t i = 0; i < cg.narcs; i++) {
-    Arc *a = cg.in_order[i];
+    Arc *a = cg_arc(&cg, i);
     const char *c = a->child == ic ? "*" : a->child->name;
     size_t k;
     for (k = 0; k < nwant; k++)
