@@ -53,6 +53,14 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
   if (keep) keep_rec(keep, from_pc, self_pc, count, a);
 }
 
+void cg_prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, vma_t self_pc)
+{
+  Sym *parent = sym_lookup_quiet(tab, from_pc), *child = sym_lookup_quiet(tab, self_pc);
+  if (!parent || !child) return;
+  __builtin_prefetch(child, 1);
+  arc_prefetch(cg, parent, child);
+}
+
 static size_t pair_hash(vma_t from, vma_t self)
 {
   uint64_t h = (from * 0x9E3779B97F4A7C15ull) ^ (self + 0x632BE59BD9B4E019ull);

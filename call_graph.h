@@ -22,5 +22,10 @@ typedef struct {
 
 void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
                  vma_t from_pc, vma_t self_pc, uint64_t count);
+/* A hint from a reader that has the record after next in hand: fetches
+   into the cache what cg_read_arc will read for it (on big graphs the
+   callee's symbol and the arc table's slot are cache misses).  Changes
+   nothing. */
+void cg_prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, vma_t self_pc);
 void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out);
 #endif

@@ -23,8 +23,7 @@ static void grow(CallGraph *cg)
   size_t n = cg->table_size ? cg->table_size * 2 : 2048;
   while (n < 2 * (cg->narcs + 1)) n *= 2;
   if (n > ((size_t)1 << 32)) fatal("%s: too many arcs\n", opt.whoami);
-  uint32_t *t = xcalloc(n, sizeof *t);
-  util_advise_huge(t, n * sizeof *t);
+  uint32_t *t = memset(xmalloc_huge(n * sizeof *t), 0, n * sizeof *t);
   for (size_t i = 0; i < cg->narcs; i++) {
     Arc *a = cg_arc(cg, i);
     size_t k = hash_pair(a->parent, a->child) & (n - 1);
@@ -44,8 +43,7 @@ static Arc *new_arc(CallGraph *cg)
   if ((i & (CG_CHUNK - 1)) == 0) {
     if ((cg->nchunks & (cg->nchunks - 1)) == 0)   /* 0, 1, 2, 4, ...: double */
       cg->chunks = xrealloc(cg->chunks, (cg->nchunks ? 2 * cg->nchunks : 1) * sizeof *cg->chunks);
-    Arc *c = xmalloc(CG_CHUNK * sizeof *c);     /* arc_add sets every field */
-    util_advise_huge(c, CG_CHUNK * sizeof *c);
+    Arc *c = xmalloc_huge(CG_CHUNK * sizeof *c);   /* arc_add sets every field */
     cg->chunks[cg->nchunks++] = c;
   }
   cg->narcs++;
@@ -100,8 +98,7 @@ void cg_arcs_settle(CallGraph *cg, SymTab *tab)
     kid[i + 1] += kid[i];
     par[i + 1] += par[i];
   }
-  Arc **v = cg->lists = xmalloc((2 * m + 1) * sizeof *v);
-  util_advise_huge(v, (2 * m + 1) * sizeof *v);
+  Arc **v = cg->lists = xmalloc_huge((2 * m + 1) * sizeof *v);
   for (i = 0; i < tab->len; i++) set_runs(&tab->base[i], v, m, kid, par, i);
   for (i = 0; i < nf; i++) set_runs(foreign[i], v, m, kid, par, tab->len + i);
   for (i = m; i-- > 0;) {       /* newest first */
@@ -122,6 +119,11 @@ static size_t slot_of(const CallGraph *cg, const Sym *parent, const Sym *child)
     if (a->parent == parent && a->child == child) break;
   }
   return k;
+}
+
+void arc_prefetch(const CallGraph *cg, const Sym *parent, const Sym *child)
+{
+  if (cg->table_size) __builtin_prefetch(&cg->table[hash_pair(parent, child) & (cg->table_size - 1)]);
 }
 
 Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child)

@@ -30,7 +30,7 @@ struct Arc {
 /* Arcs live in chunks of CG_CHUNK, numbered in the order first added:
    arc I is cg_arc(cg, I).  (A directory of chunks, not one array: arcs
    never move, so an Arc pointer stays good while arcs are added.) */
-#define CG_CHUNK_BITS 16
+#define CG_CHUNK_BITS 17            /* 48-byte arcs: three 2 MiB pages */
 #define CG_CHUNK ((size_t)1 << CG_CHUNK_BITS)
 
 typedef struct {
@@ -60,6 +60,8 @@ Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child);
 /* Adds COUNT calls from PARENT to CHILD, making the arc if new, and counts
    them in CHILD's ncalls (or self_calls). */
 Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count);
+/* Fetches into the cache the table slot arc_add would look at first. */
+void arc_prefetch(const CallGraph *cg, const Sym *parent, const Sym *child);
 /* COUNT more calls along A, an arc arc_add returned (no look-up). */
 void arc_add_again(Arc *a, uint64_t count);
 /* Once every arc is in: sets the children and parents of each symbol of

@@ -51,6 +51,8 @@ static void push(Dfn *d, Sym *s)
   s->dfn_pos = d->depth;
   s->top_order = DFN_BUSY;
   s->dfn_next = 0;
+  /* its arcs will be read next, and they lie anywhere on big graphs */
+  for (unsigned k = 0; k < s->nchildren && k < 16; k++) __builtin_prefetch(s->children[k]);
   d->segs[d->nsegs++] = d->depth;
   DBG(DBG_DFN, "dfn: enter %s at depth %ld\n", s->name, d->depth);
 }
@@ -95,6 +97,7 @@ void cg_dfn(Dfn *d, Sym *root)
   while (d->depth > 0) {
     Sym *s = d->stack[d->depth];
     if (s->dfn_next == s->nchildren) { post_visit(d, s); continue; }
+    if (s->dfn_next + 1 < s->nchildren) __builtin_prefetch(s->children[s->dfn_next + 1]->child);
     Sym *c = s->children[s->dfn_next++]->child;
     if (c->top_order > 0) continue;
     if (c->top_order == DFN_BUSY) { find_cycle(d, c); continue; }

@@ -120,8 +120,7 @@ void core_create_function_syms(const Core *core, const CoreMap *m, SymTab *tab)
   char lead = bfd_get_symbol_leading_char(core->abfd);
   size_t n = 0;
   long i;
-  tab->base = xmalloc(((size_t)core->nsyms + 1) * sizeof(Sym));
-  util_advise_huge(tab->base, ((size_t)core->nsyms + 1) * sizeof(Sym));
+  tab->base = xmalloc_huge(((size_t)core->nsyms + 1) * sizeof(Sym));
   unsigned char *late_drop = dotted_statics_dropped(core);
   for (i = 0; i < core->nsyms; i++) {
     asymbol *as = core->syms[i];

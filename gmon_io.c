@@ -155,12 +155,23 @@ static void add_arc(Reader *r, vma_t from, vma_t self, uint64_t count)
               from, self, count);
 }
 
+/* How many arc records ahead read_arc_rec looks (cg_prefetch_arc). */
+#define ARC_AHEAD 8
+
 static void read_arc_rec(Reader *r)
 {
   vma_t from, self;
   uint32_t count;
   if (!get_addr(r, &from) || !get_addr(r, &self) || !get_u32(r, &count))
     fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
+  /* on big graphs each record costs a few cache misses; the window
+     usually holds the records after this one, so their misses can be
+     started now and overlap (only when no -s record keeping: that path
+     looks records up by address first) */
+  size_t as = r->p->enc.addr_size, rec = 1 + 2 * as + 4, ahead = r->pos + (ARC_AHEAD - 1) * rec;
+  if (!opt.want_sum && ahead + rec <= r->len && r->buf[ahead] == GMON_TAG_CG_ARC)
+    cg_prefetch_arc(&r->p->cg, r->cx->syms, genc_get_n(&r->p->enc, r->buf + ahead + 1, (int)as),
+                    genc_get_n(&r->p->enc, r->buf + ahead + 1 + as, (int)as));
   DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
       (unsigned long long)from, (unsigned long long)self, count);
   add_arc(r, from, self, count);

@@ -41,15 +41,13 @@ void symtab_finalize(SymTab *tab)
 {
   size_t n = tab->len, i, out = 0;
   if (n == 0) return;
-  Keyed *k = xmalloc(n * sizeof *k);
-  util_advise_huge(k, n * sizeof *k);
+  Keyed *k = xmalloc_huge(n * sizeof *k);
   for (i = 0; i < n; i++) { k[i].s = tab->base[i]; k[i].seq = i; }
   qsort(k, n, sizeof *k, cmp_addr);
   /* the table moves to a block aligned to the cache line, so each symbol
      starts a line (symtab.h: Sym's layout) */
   free(tab->base);
-  tab->base = xmalloc_aligned(64, (n + 1) * sizeof *tab->base);
-  util_advise_huge(tab->base, (n + 1) * sizeof *tab->base);
+  tab->base = xmalloc_huge((n + 1) * sizeof *tab->base);
   for (i = 0; i < n; i++) {
     if (out > 0 && tab->base[out - 1].addr == k[i].s.addr) {
       int take = better(&k[i].s, &tab->base[out - 1]);
@@ -101,7 +99,7 @@ static void build_buckets(SymTab *tab)
 }
 
 /* The symbol whose range [addr, end_addr] holds ADDR, or NULL. */
-Sym *sym_lookup(const SymTab *tab, vma_t addr)
+Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr)
 {
   size_t lo = 0, hi = tab->len;
   if (!hi || addr < tab->addrs[0]) return NULL;
@@ -122,7 +120,12 @@ Sym *sym_lookup(const SymTab *tab, vma_t addr)
      last symbol can end below it (its end is set apart); the others are
      not read here: at 100,000s of symbols each read is a cache miss */
   Sym *s = &tab->base[lo];
-  if (lo + 1 == tab->len && addr > s->end_addr) s = NULL;
+  return lo + 1 == tab->len && addr > s->end_addr ? NULL : s;
+}
+
+Sym *sym_lookup(const SymTab *tab, vma_t addr)
+{
+  Sym *s = sym_lookup_quiet(tab, addr);
   DBG(DBG_LOOKUP, "lookup: 0x%llx -> %s\n", (unsigned long long)addr, s ? s->name : "(none)");
   return s;
 }

@@ -111,4 +111,6 @@ typedef struct {
 void sym_init(Sym *s);
 void symtab_finalize(SymTab *tab);
 Sym *sym_lookup(const SymTab *tab, vma_t addr);
+/* The same, never traced (-d): for looking ahead. */
+Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr);
 #endif

@@ -64,17 +64,16 @@ void *xmalloc_aligned(size_t align, size_t n)
   return p;
 }
 
-void util_advise_huge(void *p, size_t n)
+void *xmalloc_huge(size_t n)
 {
+  const size_t huge = (size_t)2 << 20;
+  if (n < 2 * huge) return xmalloc_aligned(64, n);
+  n = (n + huge - 1) & ~(huge - 1);
+  void *p = xmalloc_aligned(huge, n);
 #ifdef MADV_HUGEPAGE
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  if (n < 2 * huge) return;
-  uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
-  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);   /* a hint: may fail */
-#else
-  (void)p;
-  (void)n;
+  (void)madvise(p, n, MADV_HUGEPAGE);   /* a hint: may fail */
 #endif
+  return p;
 }
 
 void *xcalloc(size_t n, size_t m)

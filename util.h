@@ -32,11 +32,11 @@ void *xrealloc(void *p, size_t n);
 /* N bytes at an address that is a multiple of ALIGN (a power of two, a
    multiple of sizeof(void *)); freed by free, resized by xrealloc. */
 void *xmalloc_aligned(size_t align, size_t n);
-/* Asks the kernel for huge pages under the N bytes at P (a hint, for
-   big tables read in random order: with 4 KiB pages nearly every read of
-   a table of 100s of MB also misses the TLB).  Call before the memory is
-   first written. */
-void util_advise_huge(void *p, size_t n);
+/* N bytes for a big table read in random order, aligned to 64 and, from
+   4 MiB, in huge pages where the kernel has them (with 4 KiB pages
+   nearly every read of a table of 100s of MB also misses the TLB, and
+   each page costs a fault).  Contents undefined; freed by free. */
+void *xmalloc_huge(size_t n);
 char *xstrdup(const char *s);
 
 /* Input that must end.  A regular file is read to its end; anything else
