@@ -161,18 +161,25 @@ static void propagate_time(Sym *parent)
 /* Print order: most time first; among equals cycles before functions,
    names without a leading underscore before those with one, then more
    calls, then by linkage name. */
+typedef struct {                /* what cmp_total reads of a symbol, */
+  double t;                     /* copied: on big tables each symbol a */
+  uint64_t calls;               /* comparison read would be a cache miss */
+  const char *name;
+  Sym *s;
+  int cycle;                    /* cycle number of a cycle, else 0 */
+  int under;                    /* the name starts with '_' */
+} TotalKey;
+
 static int cmp_total(const void *a, const void *b)
 {
-  const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
-  double tx = x->prop_self + x->prop_child, ty = y->prop_self + y->prop_child;
-  if (tx > ty) return -1;
-  if (tx < ty) return 1;
-  if (x->is_cycle != y->is_cycle) return x->is_cycle ? -1 : 1;
-  if (x->is_cycle) return x->cycle_num - y->cycle_num;
-  int ux = x->name[0] == '_', uy = y->name[0] == '_';
-  if (ux != uy) return ux - uy;
-  if (x->ncalls > y->ncalls) return -1;
-  if (x->ncalls < y->ncalls) return 1;
+  const TotalKey *x = a, *y = b;
+  if (x->t > y->t) return -1;
+  if (x->t < y->t) return 1;
+  if (!x->cycle != !y->cycle) return x->cycle ? -1 : 1;
+  if (x->cycle) return x->cycle - y->cycle;
+  if (x->under != y->under) return x->under - y->under;
+  if (x->calls > y->calls) return -1;
+  if (x->calls < y->calls) return 1;
   return strcmp(x->name, y->name);
 }
 
@@ -235,7 +242,15 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
   size_t k = 0;
   for (int c = 1; c <= cg->ncycles; c++) v[k++] = &cg->cycles[c];
   for (i = 0; i < n; i++) v[k++] = &tab->base[i];
-  qsort(v, k, sizeof *v, cmp_total);
+  TotalKey *key = xmalloc((k + 1) * sizeof *key);
+  for (i = 0; i < k; i++) {
+    Sym *s = v[i];
+    key[i] = (TotalKey){ s->prop_self + s->prop_child, s->ncalls, s->name, s,
+                         s->is_cycle ? s->cycle_num : 0, !s->is_cycle && s->name[0] == '_' };
+  }
+  qsort(key, k, sizeof *key, cmp_total);   /* glibc's is a stable merge sort */
+  for (i = 0; i < k; i++) v[i] = key[i].s;
+  free(key);
   /* index numbers follow print order, printed or not */
   for (i = 0; i < k; i++) v[i]->index = (int)i + 1;
   cg->order = v;

@@ -145,8 +145,8 @@ typedef struct {
   ArcKey *tmp;                  /* and the merge sort's other half */
   size_t keys_cap, tmp_cap;
   FmtOut out;                   /* the lines, formatted by fmt.h */
-  char **names;                 /* by index: "name <cycle N> [index]", */
-  size_t *name_len;             /* made on first use */
+  struct { char *text; size_t len; } *names;   /* by index: "name <cycle N>
+                                   [index]", made on first use */
   size_t nnames;
 } Printer;
 
@@ -164,18 +164,18 @@ static void line_end_name(Printer *P, const Sym *s, char *p)
   const char *text;
   char tmp[96];
   if (i > 0 && i < P->nnames) {
-    if (!P->names[i]) {
+    if (!P->names[i].text) {
       const char *label = s->is_cycle ? "" : sym_label(P->tab, s);
       size_t l = strlen(label);
       size_t sl = (size_t)(name_suffix(tmp, s) - tmp);
       char *t = xmalloc(l + sl);
       memcpy(t, label, l);
       memcpy(t + l, tmp, sl);
-      P->name_len[i] = l + sl;
-      P->names[i] = t;
+      P->names[i].len = l + sl;
+      P->names[i].text = t;
     }
-    text = P->names[i];
-    n = P->name_len[i];
+    text = P->names[i].text;
+    n = P->names[i].len;
   } else {                      /* not numbered: not worth keeping */
     if (!s->is_cycle) {
       const char *label = sym_label(P->tab, s);
@@ -310,7 +310,7 @@ static void prefetch_lines(const Printer *P, size_t i, size_t n, int parents)
   if (i + 2 < n) {
     const Arc *a = P->keys[i + 2].a;
     size_t x = (size_t)(parents ? a->parent : a->child)->index;
-    if (x < P->nnames && P->names[x]) __builtin_prefetch(P->names[x]);
+    if (x < P->nnames && P->names[x].text) __builtin_prefetch(P->names[x].text);
   }
 }
 
@@ -390,17 +390,23 @@ static void print_primary(Printer *P, Sym *s)
   line_end_name(P, s, p);
 }
 
+/* Cycle members: more time, then more calls, then list order (the keys
+   are copied by member_key: the sort then reads no symbol). */
 static int cmp_member(const void *a, const void *b)
 {
   const ArcKey *x = a, *y = b;
-  const Sym *p = x->s, *q = y->s;
-  double tp = p->prop_self + p->prop_child, tq = q->prop_self + q->prop_child;
-  if (tp > tq) return -1;
-  if (tp < tq) return 1;
-  uint64_t cp = p->ncalls + p->self_calls, cq = q->ncalls + q->self_calls;
-  if (cp > cq) return -1;
-  if (cp < cq) return 1;
+  if (x->t > y->t) return -1;
+  if (x->t < y->t) return 1;
+  if (x->count > y->count) return -1;
+  if (x->count < y->count) return 1;
   return x->pos < y->pos ? -1 : 1;
+}
+
+static void member_key(ArcKey *k, Sym *m)
+{
+  k->s = m;
+  k->t = m->prop_self + m->prop_child;
+  k->count = m->ncalls + m->self_calls;
 }
 
 size_t cg_entry_members(const Sym *cyc, Sym ***v, size_t *cap)
@@ -408,7 +414,7 @@ size_t cg_entry_members(const Sym *cyc, Sym ***v, size_t *cap)
   Printer pr = { 0 };
   size_t n = 0;
   for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
-    key_slot(&pr, n++)->s = m;
+    member_key(key_slot(&pr, n++), m);
   if (n > 1) qsort(pr.keys, n, sizeof *pr.keys, cmp_member);
   if (n + 1 > *cap) {
     *cap = n + 1;
@@ -423,7 +429,7 @@ static void print_members(Printer *P, Sym *cyc)
 {
   size_t n = 0;
   for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
-    key_slot(P, n++)->s = m;
+    member_key(key_slot(P, n++), m);
   if (n > 1) qsort(P->keys, n, sizeof *P->keys, cmp_member);
   for (size_t i = 0; i < n; i++) {
     Sym *m = P->keys[i].s;
@@ -522,7 +528,6 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
   fmt_out_init(&P->out, stdout);
   P->nnames = cg->norder + 1;
   P->names = xcalloc(P->nnames, sizeof *P->names);
-  P->name_len = xcalloc(P->nnames, sizeof *P->name_len);
   for (i = 0; i < cg->norder; i++) {
     Sym *s = cg->order[i];
     prefetch_entries(cg->order, i, cg->norder);
@@ -542,9 +547,8 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
     fmt_done(&P->out, p);
   }
   fmt_out_free(&P->out);
-  for (i = 0; i < P->nnames; i++) free(P->names[i]);
+  for (i = 0; i < P->nnames; i++) free(P->names[i].text);
   free(P->names);
-  free(P->name_len);
   free(P->keys);
   free(P->tmp);
   if (!opt.brief && !opt.traditional) {

@@ -116,7 +116,7 @@ static void write_flat(Json *J)
     if (!opt.zeros && s->hist_time == 0 && s->ncalls == 0) continue;
     v[n++] = s;
   }
-  qsort(v, n, sizeof *v, flat_cmp);
+  flat_sort(v, n);
   /* the percentages divide by every sample read (1 when there are none,
      as the text does) */
   double total = hs->total_samples > 0 ? hs->total_samples : 1.0;

@@ -6,7 +6,7 @@
 #define FLAT_H
 #include "hist.h"
 void flat_print(const HistSet *hs, const SymTab *tab);
-/* The flat profile's order, for qsort over Sym pointers: self time
-   descending, then calls descending, then linkage name. */
-int flat_cmp(const void *a, const void *b);
+/* Sorts V[0..N) into the flat profile's order: self time descending,
+   then calls descending, then linkage name; equals keep their order. */
+void flat_sort(Sym **v, size_t n);
 #endif

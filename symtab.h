@@ -32,7 +32,7 @@ struct Sym {
   int index;                    /* print index, 0 = none */
   int cycle_num;                /* 0 = not in a cycle */
   int top_order;                /* depth-first number */
-  int print_flag;
+  unsigned sel;                 /* SEL_* bits: what the symspecs decide */
   double prop_fract;
   struct Sym *cyc_head;         /* head of its cycle (self if none) */
   double hist_time;             /* samples credited by the histogram */
@@ -40,6 +40,8 @@ struct Sym {
   uint64_t self_calls;          /* calls from itself */
   unsigned is_func : 1, is_static : 1, is_cycle : 1;
   unsigned is_line : 1;         /* -l: a line symbol (linesyms.c) */
+  unsigned print_flag : 1;      /* printed in the call graph */
+  unsigned arc_from : 1;        /* matches the left side of a -k (sym_ids.c) */
   unsigned nchildren;
   /* line 2, the analysis (cg_arcs.c, cg_dfn.c, cg_analyze.c): its arcs,
      newest first, set by cg_arcs_settle (runs in one array), and time */
@@ -65,16 +67,13 @@ struct Sym {
   unsigned file_done : 1;
   const char *dname;            /* demangled name */
   const char *label;            /* dname plus inline file */
-  /* symspecs (sym_ids.c) */
-  unsigned tables;              /* bit per sym_ids.h table */
-  unsigned sel;                 /* SEL_* bits: what the specs decide */
-  unsigned arc_from : 1;        /* matches the left side of a -k */
+  unsigned tables;              /* symspecs: bit per sym_ids.h table */
   /* -l: basic-block counts in this symbol, by address in the order first
      read, summed (basic_blocks.c bb_assign); GNU keeps SYM_NBBS at most */
   unsigned nbb;
   vma_t *bb_addr;
   uint64_t *bb_count;
-  char pad_to_line[16];         /* sizeof a multiple of 64 (asserted) */
+  char pad_to_line[24];         /* sizeof a multiple of 64 (asserted) */
 };
 _Static_assert(sizeof(Sym) % 64 == 0 && offsetof(Sym, parents) == 64 && offsetof(Sym, cyc_tail) == 128,
                "Sym's cache lines: see the layout comment");
