@@ -43,7 +43,8 @@ static Arc *new_arc(CallGraph *cg)
   if ((i & (CG_CHUNK - 1)) == 0) {
     if ((cg->nchunks & (cg->nchunks - 1)) == 0)   /* 0, 1, 2, 4, ...: double */
       cg->chunks = xrealloc(cg->chunks, (cg->nchunks ? 2 * cg->nchunks : 1) * sizeof *cg->chunks);
-    Arc *c = xmalloc_huge(CG_CHUNK * sizeof *c);   /* arc_add sets every field */
+    /* the first in ordinary pages: most graphs fill a small part of it */
+    Arc *c = cg->nchunks ? xmalloc_huge(CG_CHUNK * sizeof *c) : xmalloc(CG_CHUNK * sizeof *c);
     cg->chunks[cg->nchunks++] = c;
   }
   cg->narcs++;

@@ -68,8 +68,7 @@ void *xmalloc_huge(size_t n)
 {
   const size_t huge = (size_t)2 << 20;
   if (n < 2 * huge) return xmalloc_aligned(64, n);
-  n = (n + huge - 1) & ~(huge - 1);
-  void *p = xmalloc_aligned(huge, n);
+  void *p = xmalloc_aligned(huge, n);   /* a last part under 2 MiB stays in small pages */
 #ifdef MADV_HUGEPAGE
   (void)madvise(p, n, MADV_HUGEPAGE);   /* a hint: may fail */
 #endif
