@@ -11,6 +11,7 @@
 struct ArcRec {
   vma_t from, self;
   uint64_t count;
+  uint64_t pending;             /* calls not yet passed to arc (cg_kept_settle) */
   size_t seq;
   Sym *parent, *child;
   Arc *arc;                     /* the call-graph arc it was added to */
@@ -24,11 +25,12 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
                  vma_t from_pc, vma_t self_pc, uint64_t count)
 {
   /* -s: a pair seen before needs no symbol look-ups (a merge of many
-     files of one program sees the same pairs over and over) */
+     files of one program sees the same pairs over and over), and its
+     arc gets the calls later, all at once (cg_kept_settle) */
   RawArc *seen = keep ? keep_find(keep, from_pc, self_pc) : NULL;
   if (seen) {
     seen->count += count;
-    arc_add_again(seen->arc, count);
+    seen->pending += count;
     return;
   }
   Sym *parent = sym_lookup(tab, from_pc);
@@ -59,6 +61,15 @@ void cg_prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, vma_
   if (!parent || !child) return;
   __builtin_prefetch(child, 1);
   arc_prefetch(cg, parent, child);
+}
+
+void cg_kept_settle(ArcRecs *keep)
+{
+  for (size_t i = 0; i < keep->n; i++)
+    if (keep->v[i].pending) {
+      arc_add_again(keep->v[i].arc, keep->v[i].pending);
+      keep->v[i].pending = 0;
+    }
 }
 
 static size_t pair_hash(vma_t from, vma_t self)
@@ -115,6 +126,7 @@ static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count
   r->from = from_pc;
   r->self = self_pc;
   r->count = count;
+  r->pending = 0;
   r->seq = keep->n;
   r->parent = a->parent;
   r->child = a->child;

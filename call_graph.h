@@ -27,5 +27,9 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
    callee's symbol and the arc table's slot are cache misses).  Changes
    nothing. */
 void cg_prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, vma_t self_pc);
+/* -s: passes to the arcs the calls of records seen again (cg_read_arc
+   keeps them in the record: a merge of many files of one program sees
+   the same records over and over). */
+void cg_kept_settle(ArcRecs *keep);
 void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out);
 #endif

@@ -40,6 +40,10 @@ void gmon_free(Profile *p);
 void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename);
 /* The same from an open stream (the fuzz targets read from memory). */
 void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, BoundedIn *in);
+/* After the last file: completes what the reading deferred (-s: the calls
+   of records seen again are added to their arcs here, once, not one
+   record at a time).  Before anything reads the call graph. */
+void gmon_finish(Profile *p);
 /* Writes FILENAME; on failure prints "gprof: FILENAME: reason" and exits 1,
    leaving any old file untouched. */
 void gmon_out_write(Profile *p, const SymTab *syms, const char *filename);

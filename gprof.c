@@ -302,6 +302,7 @@ int main(int argc, char **argv)
   char **files = nfiles ? argv + optind : deflt;
   if (!nfiles) nfiles = 1;
   for (int i = 0; i < nfiles; i++) gmon_out_read(&prof, &cx, files[i]);
+  gmon_finish(&prof);
   if (opt.want_info) return 0;
 
   if ((opt.line || (style & STYLE_SUM)) && prof.have_bb) bb_assign(&prof.bb, &syms);

@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!setjmp(env)) {
     util_fatal_trap(&env, 1);
     gmon_read_stream(&prof, &cx, "fuzz.gmon", &in);
+    gmon_finish(&prof);
     if (o->want_sum) gmon_out_write(&prof, &tab, "/dev/null");   /* -s's writers */
     if (prof.have_hist) hist_assign_samples(&prof.hist, &tab);
     if (prof.have_arcs) cg_assemble(&prof.cg, &tab);
