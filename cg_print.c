@@ -209,17 +209,22 @@ static ArcKey *key_slot(Printer *P, size_t n)
   return &P->keys[n];
 }
 
+/* An arc's sort key: what arc_cmp reads, copied out of the arc. */
+static void arc_key(ArcKey *k, Arc *a)
+{
+  k->a = a;
+  k->rank = a->rank;
+  k->t = a->time + a->child_time;
+  k->count = a->count;
+}
+
 static size_t collect(Printer *P, Arc **list, size_t len, int parents)
 {
   size_t n = 0;
   for (size_t i = 0; i < len; i++) {
     Arc *a = list[i];
     if (i + 8 < len) __builtin_prefetch(list[i + 8]);   /* arcs lie anywhere */
-    ArcKey *k = key_slot(P, n++);
-    k->a = a;
-    k->rank = a->rank;
-    k->t = a->time + a->child_time;
-    k->count = a->count;
+    arc_key(key_slot(P, n++), a);
   }
   ArcKey *keys = P->keys;
   if (n > P->tmp_cap) {
@@ -246,11 +251,7 @@ size_t cg_entry_arcs(const Sym *s, int parents, Arc ***v, size_t *cap)
   unsigned len = parents ? s->nparents : s->nchildren;
   for (unsigned i = 0; i < len; i++) {
     Arc *a = list[i];
-    ArcKey *k = key_slot(&pr, n++);
-    k->a = a;
-    k->rank = a->rank;
-    k->t = a->time + a->child_time;
-    k->count = a->count;
+    arc_key(key_slot(&pr, n++), a);
   }
   if (n > 1) {
     pr.tmp = xmalloc(n * sizeof *pr.tmp);
