@@ -160,6 +160,18 @@ static vma_t line_start(Core *core, Sym *s, vma_t addr)
   return a;
 }
 
+/* The index of the last of N sorted addresses at or below A; N if none. */
+static size_t start_index(const vma_t *v, size_t n, vma_t a)
+{
+  if (!n || a < v[0]) return n;
+  size_t lo = 0, hi = n;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid] <= a) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
 static int cmp_raw(const void *a, const void *b)
 {
   const RawArc *x = a, *y = b;
@@ -175,35 +187,31 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
   size_t nraw = recs->n;
   size_t i, k, n = 0;
   /* GNU names callers by the symbols of its -l table even without -l:
-     build it (a copy of the table with the line symbols added) */
-  SymTab lines;
-  const SymTab *lt = NULL;
+     only where they start is needed (line_starts) */
+  vma_t *starts = NULL, last_end = 0;
+  size_t nstarts = 0;
+  int by_line = 0;
   if (opt.line) {
-    lt = tab;
+    by_line = 1;
+    nstarts = tab->len;
+    starts = tab->addrs;
+    last_end = tab->len ? tab->base[tab->len - 1].end_addr : 0;
   } else if (tab->core && !opt.ext_symtab && core_has_line_info(tab->core)) {
-    memset(&lines, 0, sizeof lines);
-    lines.base = xmalloc((tab->len + 1) * sizeof *lines.base);
-    memcpy(lines.base, tab->base, tab->len * sizeof *lines.base);
-    lines.len = tab->len;
-    lines.core = tab->core;
-    line_add_syms(tab->core, &lines);
-    lt = &lines;
+    by_line = 1;
+    nstarts = line_starts(tab->core, tab, &starts, &last_end);
   }
-  if (!lt && tab->core) core_prime_src_info(tab->core, tab);
+  if (!by_line && tab->core) core_prime_src_info(tab->core, tab);
   for (i = 0; i < nraw; i++) {
-    if (lt) {
-      Sym *p = sym_lookup(lt, raw[i].from);
-      raw[i].from = p ? p->addr : raw[i].parent->addr;
+    if (by_line) {
+      vma_t a = raw[i].from;
+      size_t j = start_index(starts, nstarts, a);
+      raw[i].from = j < nstarts && (j + 1 < nstarts || a <= last_end) ? starts[j] : raw[i].parent->addr;
     } else {
       raw[i].from = line_start(tab->core, raw[i].parent, raw[i].from);
     }
     raw[i].self = raw[i].child->addr;
   }
-  if (lt == &lines) {
-    free(lines.base);
-    free(lines.addrs);
-    free(lines.bucket);
-  }
+  if (starts != tab->addrs) free(starts);
   /* merge equal pairs into the first occurrence (hash on the pair) */
   size_t cap = 16;
   while (cap < 2 * nraw + 2) cap *= 2;

@@ -149,7 +149,7 @@ static int same_str(const char *a, const char *b)
   return a == b || (a && b && !strcmp(a, b));
 }
 
-static void line_sym(Core *core, SymTab *funcs, SymVec *out, vma_t addr,
+static void line_sym(Core *core, const SymTab *funcs, SymVec *out, vma_t addr,
                      const char *file, int line, const char *func)
 {
   if (out->n == out->cap) {
@@ -175,27 +175,22 @@ static void line_sym(Core *core, SymTab *funcs, SymVec *out, vma_t addr,
   DBG(DBG_SYMTAB, "lines: %s at 0x%llx (%s:%d)\n", s->name, (unsigned long long)addr, file, line);
 }
 
-void line_add_syms(Core *core, SymTab *tab)
-{
-  core_prime_src_info(core, tab);
-  /* the function table's last symbol goes when it lies at or past the
-     end of .text (GNU 2.40, measured on hand-made objects: the highest of
-     several NOTYPE symbols past .text goes, the others stay; one exactly
-     at the end goes; a last function in .text stays, one in a .fini
-     after it goes; a weak function in .data below the last stays; on
-     real programs data_start goes and etext stays) */
-  /* each function's extent before anything is dropped: the last symbol
-     keeps it (etext then reaches to data_start) */
-  vma_t text_hi = bfd_section_vma(core->text) + bfd_section_size(core->text);
-  vma_t *fstart = xmalloc((tab->len + 1) * sizeof *fstart);
-  for (size_t i = 0; i < tab->len; i++) fstart[i] = tab->base[i].addr;
-  size_t nfunc = tab->len;
-  if (tab->len && tab->base[tab->len - 1].addr >= text_hi) tab->len--;
-  tab->last_no_arcs = 0;
-  symtab_finalize(tab);
+typedef struct { Core *core; const SymTab *funcs; SymVec *out; } LineCtx;
 
+static void emit_sym(void *ctx, vma_t addr, const char *file, int line, const char *func)
+{
+  LineCtx *c = ctx;
+  line_sym(c->core, c->funcs, c->out, addr, file, line, func);
+}
+
+/* Calls EMIT at every address of the text section where the source
+   position BFD reports (file, line, function) differs from the last
+   address that had one, in address order: the line symbols' places. */
+typedef void LineEmit(void *ctx, vma_t addr, const char *file, int line, const char *func);
+
+static void walk_lines(Core *core, LineEmit *emit, void *ctx)
+{
   vma_t lo = bfd_section_vma(core->text), hi = lo + bfd_section_size(core->text);
-  SymVec lines = { 0, 0, 0 };
   size_t np = 0;
   /* GPROF_LINES_BYTEWISE: walk every byte as GNU does (a test aid: the
      result must be the same, only slower) */
@@ -235,13 +230,37 @@ void line_add_syms(Core *core, SymTab *tab)
           pfile = file;
           pline = line;
           pfunc = func;
-          line_sym(core, tab, &lines, a, file, line, func);
+          emit(ctx, a, file, line, func);
         }
         if (!walk) break;
       }
     }
   }
   free(pts);
+}
+
+void line_add_syms(Core *core, SymTab *tab)
+{
+  core_prime_src_info(core, tab);
+  /* the function table's last symbol goes when it lies at or past the
+     end of .text (GNU 2.40, measured on hand-made objects: the highest of
+     several NOTYPE symbols past .text goes, the others stay; one exactly
+     at the end goes; a last function in .text stays, one in a .fini
+     after it goes; a weak function in .data below the last stays; on
+     real programs data_start goes and etext stays) */
+  /* each function's extent before anything is dropped: the last symbol
+     keeps it (etext then reaches to data_start) */
+  vma_t text_hi = bfd_section_vma(core->text) + bfd_section_size(core->text);
+  vma_t *fstart = xmalloc((tab->len + 1) * sizeof *fstart);
+  for (size_t i = 0; i < tab->len; i++) fstart[i] = tab->base[i].addr;
+  size_t nfunc = tab->len;
+  if (tab->len && tab->base[tab->len - 1].addr >= text_hi) tab->len--;
+  tab->last_no_arcs = 0;
+  symtab_finalize(tab);
+
+  SymVec lines = { 0, 0, 0 };
+  LineCtx lc = { core, tab, &lines };
+  walk_lines(core, emit_sym, &lc);
   tab->base = xrealloc(tab->base, (tab->len + lines.n + 1) * sizeof(Sym));
   if (lines.n)  /* lines.v is NULL when the object has no line rows */
     memcpy(tab->base + tab->len, lines.v, lines.n * sizeof(Sym));
@@ -268,4 +287,66 @@ void line_add_syms(Core *core, SymTab *tab)
     tab->last_hist_end = last->addr;
   }
   free(fstart);
+}
+
+/* line_starts: the walk of line_add_syms, keeping only the addresses (and
+   the last line's position, for the one case where it shares the last
+   address with a function and which of the two the table keeps decides
+   where the table ends). */
+typedef struct {
+  AddrVec a;
+  const char *file, *func;
+  int line;
+} StartCtx;
+
+static void emit_start(void *ctx, vma_t addr, const char *file, int line, const char *func)
+{
+  StartCtx *c = ctx;
+  addr_push(&c->a, addr);
+  c->file = file;
+  c->line = line;
+  c->func = func;
+}
+
+size_t line_starts(Core *core, const SymTab *funcs, vma_t **starts, vma_t *last_end)
+{
+  core_prime_src_info(core, funcs);
+  vma_t text_hi = bfd_section_vma(core->text) + bfd_section_size(core->text);
+  size_t nall = funcs->len, nf = nall;
+  if (nf && funcs->addrs[nf - 1] >= text_hi) nf--;     /* as line_add_syms drops it */
+  StartCtx c;
+  memset(&c, 0, sizeof c);
+  walk_lines(core, emit_start, &c);
+  vma_t *v = xmalloc((nf + c.a.n + 1) * sizeof *v);
+  size_t i = 0, j = 0, n = 0;
+  while (i < nf || j < c.a.n) {
+    vma_t x = j == c.a.n || (i < nf && funcs->addrs[i] <= c.a.v[j]) ? funcs->addrs[i++] : c.a.v[j++];
+    if (!n || v[n - 1] != x) v[n++] = x;
+  }
+  if (n) {
+    vma_t last = v[n - 1];
+    int func_last = nf && funcs->addrs[nf - 1] == last;
+    int line_last = c.a.n && c.a.v[c.a.n - 1] == last;
+    if (func_last && line_last) {
+      /* both: symtab_finalize keeps the function unless it prefers the
+         line symbol (a NOTYPE symbol, say) */
+      SymVec one = { 0, 0, 0 };
+      line_sym(core, funcs, &one, last, c.file, c.line, c.func);
+      func_last = !sym_prefer(&one.v[0], &funcs->base[nf - 1]);
+      free(one.v);
+    }
+    vma_t end = text_hi - 1;
+    if (func_last) {        /* as in line_add_syms */
+      size_t lo = 0, hi = nall;
+      while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (funcs->addrs[mid] <= last) lo = mid + 1; else hi = mid;
+      }
+      if (lo < nall) end = funcs->addrs[lo] - 1;
+    }
+    *last_end = end > last ? end : last;
+  }
+  free(c.a.v);
+  *starts = v;
+  return n;
 }

@@ -19,4 +19,11 @@
 #include "core.h"
 
 void line_add_syms(Core *core, SymTab *tab);
+/* The start addresses, sorted and unique, of the table line_add_syms would
+   make of FUNCS (a finalized function table, left unchanged), without
+   making it: for callers that only need where the symbol holding an address
+   starts (gmon.sum names callers by line).  *LAST_END is the last one's end
+   address; an address past it, or below the first, is in none.  Returns the
+   count; *STARTS is allocated (free it). */
+size_t line_starts(Core *core, const SymTab *funcs, vma_t **starts, vma_t *last_end);
 #endif

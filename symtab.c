@@ -30,7 +30,7 @@ static int leading_underscores(const char *n)
 /* Which of two symbols at one address GNU keeps: a global over a static,
    then a function over a non-function, then fewer leading underscores
    (counting two at most), else the earlier one. */
-static int better(const Sym *cand, const Sym *kept)
+int sym_prefer(const Sym *cand, const Sym *kept)
 {
   if (cand->is_static != kept->is_static) return kept->is_static;
   if (cand->is_func != kept->is_func) return cand->is_func;
@@ -50,7 +50,7 @@ void symtab_finalize(SymTab *tab)
   tab->base = xmalloc_huge((n + 1) * sizeof *tab->base);
   for (i = 0; i < n; i++) {
     if (out > 0 && tab->base[out - 1].addr == k[i].s.addr) {
-      int take = better(&k[i].s, &tab->base[out - 1]);
+      int take = sym_prefer(&k[i].s, &tab->base[out - 1]);
       DBG(DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
           (unsigned long long)k[i].s.addr, tab->base[out - 1].name, k[i].s.name,
           take ? k[i].s.name : tab->base[out - 1].name);

@@ -109,6 +109,9 @@ typedef struct {
 
 void sym_init(Sym *s);
 void symtab_finalize(SymTab *tab);
+/* Of two symbols at one address, whether symtab_finalize keeps CAND (met
+   later) rather than KEPT. */
+int sym_prefer(const Sym *cand, const Sym *kept);
 Sym *sym_lookup(const SymTab *tab, vma_t addr);
 /* The same, never traced (-d): for looking ahead. */
 Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr);
