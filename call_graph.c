@@ -59,6 +59,7 @@ void cg_prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, vma_
 {
   Sym *parent = sym_lookup_quiet(tab, from_pc), *child = sym_lookup_quiet(tab, self_pc);
   if (!parent || !child) return;
+  __builtin_prefetch(parent);   /* sym_id_arc_ok reads it */
   __builtin_prefetch(child, 1);
   arc_prefetch(cg, parent, child);
 }

@@ -8,6 +8,27 @@
 #include "cg_dfn.h"
 #include "sym_ids.h"
 
+/* Ranks every arc for the analysis and the printers (Arc.rank): 0 a
+   self call, 1 within one cycle, 2 any other.  One pass in the arcs'
+   memory order, reading ahead: the walks that follow skip the arcs that
+   pass no time without reading their ends, which on big graphs are cache
+   misses in an order that cannot be read ahead as well. */
+static void rank_arcs(CallGraph *cg)
+{
+  size_t n = cg->narcs;
+  for (size_t i = 0; i < n; i++) {
+    if (i + 16 < n) __builtin_prefetch(cg_arc(cg, i + 16));
+    if (i + 8 < n) {
+      const Arc *b = cg_arc(cg, i + 8);
+      __builtin_prefetch(b->parent);
+      __builtin_prefetch(b->child);
+    }
+    Arc *a = cg_arc(cg, i);
+    const Sym *p = a->parent, *c = a->child;
+    a->rank = p == c ? 0 : p->cycle_num && p->cycle_num == c->cycle_num ? 1 : 2;
+  }
+}
+
 /* Gives every cycle of two or more members a number, in the address order
    of the cycles' heads, and a Sym standing for the cycle as a whole. */
 static void cycle_link(CallGraph *cg, SymTab *tab)
@@ -20,6 +41,12 @@ static void cycle_link(CallGraph *cg, SymTab *tab)
   }
   cg->ncycles = ncycles;
   cg->cycles = xcalloc((size_t)ncycles + 1, sizeof(Sym));
+  cg->member_start = xmalloc(((size_t)ncycles + 2) * sizeof *cg->member_start);
+  /* the members also as arrays, so walks over them can read ahead (the
+     cyc_next chain can only be followed one miss at a time); a symbol is
+     in one cycle at most */
+  cg->members = xmalloc((tab->len + 1) * sizeof *cg->members);
+  size_t nm = 0;
   int n = 0;
   for (i = 0; i < tab->len; i++) {
     Sym *s = &tab->base[i];
@@ -31,24 +58,33 @@ static void cycle_link(CallGraph *cg, SymTab *tab)
     cyc->cyc_head = cyc;
     cyc->cyc_next = s;
     cyc->top_order = s->top_order;
+    cg->member_start[n] = nm;
     DBG(DBG_CYCLE, "cycle %d: head %s, members", n, s->name);
     for (Sym *m = s; m; m = m->cyc_next) {
       m->cycle_num = n;
       m->cyc_head = cyc;
+      cg->members[nm++] = m;
       DBG(DBG_CYCLE, " %s", m->name);
     }
     DBG(DBG_CYCLE, "\n");
   }
+  cg->member_start[ncycles + 1] = nm;
+  rank_arcs(cg);
   /* calls into each cycle from outside, and among its members */
   for (int c = 1; c <= ncycles; c++) {
     Sym *cyc = &cg->cycles[c];
-    for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+    Sym **mem = cg->members + cg->member_start[c];
+    size_t len = cg->member_start[c + 1] - cg->member_start[c];
+    for (size_t j = 0; j < len; j++) {
+      const Sym *m = mem[j];
+      cg_walk_prefetch(mem, len, j, 1, 1);
       for (unsigned i = 0; i < m->nparents; i++) {
         const Arc *a = m->parents[i];
-        if (a->parent == a->child) continue;   /* GNU leaves self calls out */
-        if (a->parent->cycle_num == c) cyc->self_calls += a->count;
+        if (a->rank == 0) continue;       /* GNU leaves self calls out */
+        if (a->rank == 1) cyc->self_calls += a->count;
         else cyc->ncalls += a->count;
       }
+    }
   }
 }
 
@@ -56,7 +92,7 @@ static void cycle_link(CallGraph *cg, SymTab *tab)
    its callers: printed if any caller is, and the share of its time that
    reaches callers, weighted by the calls each caller made.  Callers inside
    the same cycle do not count. */
-static void inherit_flags(Sym *child)
+static void inherit_flags(const CallGraph *cg, Sym *child)
 {
   if (!child->cycle_num) {
     child->print_flag = 0;
@@ -74,18 +110,23 @@ static void inherit_flags(Sym *child)
   Sym *cyc = child->cyc_head;
   cyc->print_flag = 0;
   cyc->prop_fract = 0.0;
-  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
+  Sym **mem = cg->members + cg->member_start[cyc->cycle_num];
+  size_t len = cg->member_start[cyc->cycle_num + 1] - cg->member_start[cyc->cycle_num];
+  for (size_t j = 0; j < len; j++) {
+    const Sym *m = mem[j];
+    cg_walk_prefetch(mem, len, j, 1, 1);
     for (unsigned i = 0; i < m->nparents; i++) {
       const Arc *a = m->parents[i];
+      if (a->rank < 2) continue;        /* a caller in the cycle */
       Sym *p = a->parent;
-      if (p->cycle_num == cyc->cycle_num) continue;
       cyc->print_flag |= p->print_flag;
       if (cyc->ncalls)
         cyc->prop_fract += p->prop_fract * ((double)a->count / (double)cyc->ncalls);
     }
-  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next) {
-    m->print_flag = cyc->print_flag;
-    m->prop_fract = cyc->prop_fract;
+  }
+  for (size_t j = 0; j < len; j++) {
+    mem[j]->print_flag = cyc->print_flag;
+    mem[j]->prop_fract = cyc->prop_fract;
   }
 }
 
@@ -93,16 +134,17 @@ static void inherit_flags(Sym *child)
    (and GNU's default exclusions) have the last word for each symbol.
    The total that the call graph's percentages divide by is summed here,
    in this order, as GNU does (its -d1024 trace shows the running sum). */
-static double propagate_flags(Sym **top, size_t n)
+static double propagate_flags(const CallGraph *cg, Sym **top, size_t n)
 {
   Sym *old_head = NULL;
   double print_time = 0;
   for (size_t k = n; k-- > 0;) {
     Sym *s = top[k];
+    cg_walk_prefetch(top, n, k, -1, 1);
     Sym *head = s->cycle_num ? s->cyc_head : s;
     if (head != old_head) {
       old_head = head;
-      inherit_flags(s);
+      inherit_flags(cg, s);
     }
     sym_id_flags(s);
     s->prop_self = s->hist_time * s->prop_fract;
@@ -113,23 +155,22 @@ static double propagate_flags(Sym **top, size_t n)
   return print_time;
 }
 
-/* Also ranks each of PARENT's arcs for the printers (Arc.rank): the
-   walk reads both ends anyway. */
 static void propagate_time(Sym *parent)
 {
   /* a function that passes no time on collects none either (GNU: its
      flat-profile total then shows only its own time) */
-  int passes = parent->prop_fract != 0.0;
+  if (parent->prop_fract == 0.0) return;
   for (unsigned i = 0; i < parent->nchildren; i++) {
     Arc *a = parent->children[i];
     /* read ahead: arcs and symbols lie anywhere in big graphs */
     if (i + 8 < parent->nchildren) __builtin_prefetch(parent->children[i + 8]);
-    if (i + 4 < parent->nchildren) __builtin_prefetch(parent->children[i + 4]->child);
+    if (i + 4 < parent->nchildren && parent->children[i + 4]->rank == 2)
+      __builtin_prefetch(parent->children[i + 4]->child);
+    /* a self call or one within a cycle passes nothing */
+    if (a->rank < 2 || a->count == 0) continue;
     Sym *child = a->child;
-    a->rank = child == parent ? 0 : parent->cycle_num && parent->cycle_num == child->cycle_num ? 1 : 2;
-    if (!passes || a->count == 0 || child == parent || child->prop_fract == 0.0) continue;
+    if (child->prop_fract == 0.0) continue;
     if (child->cycle_num) {
-      if (parent->cycle_num == child->cycle_num) continue;
       if (parent->top_order <= child->top_order) continue;
       child = child->cyc_head;
     } else if (parent->top_order <= child->top_order) {
@@ -220,7 +261,7 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
     free(at);
   }
 
-  cg->print_time = propagate_flags(top, n);
+  cg->print_time = propagate_flags(cg, top, n);
   for (i = 0; i < n; i++) {
     Sym *s = &tab->base[i];
     s->child_time = 0;
@@ -231,11 +272,16 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
      cycle's fraction.  (Measured: see doc/DESIGN.md.) */
   for (int c = 1; c <= cg->ncycles; c++) {
     Sym *cyc = &cg->cycles[c];
-    for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
-      if (m->prop_fract != 0.0) cyc->hist_time += m->hist_time;
+    for (size_t j = cg->member_start[c]; j < cg->member_start[c + 1]; j++) {
+      if (j + 8 < cg->member_start[c + 1]) __builtin_prefetch(cg->members[j + 8]);
+      if (cg->members[j]->prop_fract != 0.0) cyc->hist_time += cg->members[j]->hist_time;
+    }
     cyc->prop_self = cyc->hist_time * cyc->prop_fract;
   }
-  for (i = 0; i < n; i++) propagate_time(top[i]);
+  for (i = 0; i < n; i++) {
+    cg_walk_prefetch(top, n, i, 1, 0);
+    propagate_time(top[i]);
+  }
   free(top);
 
   Sym **v = xmalloc((n + (size_t)cg->ncycles + 1) * sizeof *v);

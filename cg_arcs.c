@@ -181,6 +181,8 @@ void cg_free(CallGraph *cg)
   free(cg->chunks);
   free(cg->table);
   free(cg->cycles);
+  free(cg->members);
+  free(cg->member_start);
   free(cg->order);
   free(cg->lists);
   cg_init(cg);

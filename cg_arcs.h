@@ -42,6 +42,8 @@ typedef struct {
   /* filled by cg_assemble (cg_analyze.c) */
   Sym *cycles;                  /* cycles[1..ncycles], each a whole cycle */
   int ncycles;
+  Sym **members;                /* cycle C's members, in its cyc_next order, */
+  size_t *member_start;         /* are members[member_start[C] .. [C + 1]) */
   Sym **order;                  /* symbols and cycles in print order */
   size_t norder;
   double print_time;            /* sum of prop_self, in GNU's order */
@@ -51,6 +53,37 @@ typedef struct {
 static inline Arc *cg_arc(const CallGraph *cg, size_t i)
 {
   return &cg->chunks[i >> CG_CHUNK_BITS][i & (CG_CHUNK - 1)];
+}
+
+/* Reads ahead for a walk over the symbols V[0..N), from V[I] on in
+   direction DIR (1 or -1), that reads each one's PARENTS (else children)
+   and the symbols at their other ends: on big graphs each of those is a
+   cache miss, and the walk's order is known.  Fetches a few symbols on,
+   one stage each: the symbol, its run, its first arcs, their other ends
+   where the arc is of rank 2 (the walks skip the others' ends; the ranks
+   must be set). */
+static inline void cg_walk_prefetch(Sym *const *v, size_t n, size_t i, int dir, int parents)
+{
+  for (size_t d = 1; d <= 4; d++) {
+    if (dir > 0 ? i + d >= n : i < d) break;
+    const Sym *s = v[dir > 0 ? i + d : i - d];
+    if (d == 4) {               /* the symbol: line 1 (nchildren), line 2 */
+      __builtin_prefetch(s);
+      __builtin_prefetch((const char *)s + 64);
+      continue;
+    }
+    Arc *const *r = parents ? s->parents : s->children;
+    unsigned len = parents ? s->nparents : s->nchildren;
+    if (len > 8) len = 8;
+    if (d == 3) {
+      if (len) __builtin_prefetch(r);
+    } else if (d == 2) {
+      for (unsigned k = 0; k < len; k++) __builtin_prefetch(r[k]);
+    } else {
+      for (unsigned k = 0; k < len; k++)
+        if (r[k]->rank == 2) __builtin_prefetch(parents ? r[k]->parent : r[k]->child);
+    }
+  }
 }
 
 void cg_init(CallGraph *cg);

@@ -90,7 +90,15 @@ static int get_addr(Reader *r, vma_t *v)
    many whole bins the file held (N when it held them all). */
 static uint32_t read_bins(Reader *r, uint32_t n, uint64_t *add_to, uint64_t **out)
 {
-  size_t cap = add_to ? 0 : n < 4096 ? n : 4096;
+  /* room for all N at once when the file is known to hold them (a
+     regular file); else grown as they arrive, so a header's claim costs
+     nothing the input does not back */
+  size_t cap = 0;
+  if (!add_to) {
+    uint64_t left = bounded_left(r->in);
+    if (left != UINT64_MAX && (left + (r->len - r->pos)) / 2 >= n) cap = n;
+    else cap = n < 4096 ? n : 4096;
+  }
   uint64_t *bins = add_to ? add_to : xmalloc((cap ? cap : 1) * sizeof *bins);
   uint32_t i = 0;
   while (i < n) {
@@ -168,10 +176,23 @@ static void read_arc_rec(Reader *r)
      usually holds the records after this one, so their misses can be
      started now and overlap (only when no -s record keeping: that path
      looks records up by address first) */
-  size_t as = r->p->enc.addr_size, rec = 1 + 2 * as + 4, ahead = r->pos + (ARC_AHEAD - 1) * rec;
-  if (!opt.want_sum && ahead + rec <= r->len && r->buf[ahead] == GMON_TAG_CG_ARC)
-    cg_prefetch_arc(&r->p->cg, r->cx->syms, genc_get_n(&r->p->enc, r->buf + ahead + 1, (int)as),
-                    genc_get_n(&r->p->enc, r->buf + ahead + 1 + as, (int)as));
+  size_t as = r->p->enc.addr_size, rec = 1 + 2 * as + 4;
+  if (!opt.want_sum) {
+    /* in stages, each a few records nearer: the symbol index's entries,
+       the addresses they point to, then the look-up itself, whose
+       symbols and arc slot cg_prefetch_arc fetches */
+    const SymTab *tab = r->cx->syms;
+    for (int stage = 0; stage < 2; stage++) {
+      size_t at = r->pos + (size_t)(ARC_AHEAD * (3 - stage) - 1) * rec;
+      if (at + rec > r->len || r->buf[at] != GMON_TAG_CG_ARC) continue;
+      sym_lookup_prefetch(tab, genc_get_n(&r->p->enc, r->buf + at + 1, (int)as), stage);
+      sym_lookup_prefetch(tab, genc_get_n(&r->p->enc, r->buf + at + 1 + as, (int)as), stage);
+    }
+    size_t ahead = r->pos + (ARC_AHEAD - 1) * rec;
+    if (ahead + rec <= r->len && r->buf[ahead] == GMON_TAG_CG_ARC)
+      cg_prefetch_arc(&r->p->cg, tab, genc_get_n(&r->p->enc, r->buf + ahead + 1, (int)as),
+                      genc_get_n(&r->p->enc, r->buf + ahead + 1 + as, (int)as));
+  }
   DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
       (unsigned long long)from, (unsigned long long)self, count);
   add_arc(r, from, self, count);

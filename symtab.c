@@ -10,16 +10,9 @@ void sym_init(Sym *s)
   s->cyc_head = s;
 }
 
-/* Stable order by address: the table is built in BFD order and GNU keeps
-   the first of equally good candidates, so ties must not be reordered. */
-typedef struct { Sym s; size_t seq; } Keyed;
-
-static int cmp_addr(const void *a, const void *b)
-{
-  const Keyed *x = a, *y = b;
-  if (x->s.addr != y->s.addr) return x->s.addr < y->s.addr ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
+/* symtab_finalize sorts stably by address: the table is built in BFD
+   order and GNU keeps the first of equally good candidates, so ties must
+   not be reordered. */
 
 /* Leading underscores, counted up to two ("___x" ties with "__x"). */
 static int leading_underscores(const char *n)
@@ -41,30 +34,34 @@ void symtab_finalize(SymTab *tab)
 {
   size_t n = tab->len, i, out = 0;
   if (n == 0) return;
-  Keyed *k = xmalloc_huge(n * sizeof *k);
-  for (i = 0; i < n; i++) { k[i].s = tab->base[i]; k[i].seq = i; }
-  qsort(k, n, sizeof *k, cmp_addr);
+  /* sorted by address, ties in table order, on 16-byte keys (the
+     symbols are 256 bytes each) */
+  KeyVal *k = xmalloc((n + 1) * sizeof *k);
+  for (i = 0; i < n; i++) { k[i].key = tab->base[i].addr; k[i].val = i; }
+  sort_keyval(k, n);
   /* the table moves to a block aligned to the cache line, so each symbol
      starts a line (symtab.h: Sym's layout) */
-  free(tab->base);
+  Sym *old = tab->base;
   tab->base = xmalloc_huge((n + 1) * sizeof *tab->base);
   for (i = 0; i < n; i++) {
-    if (out > 0 && tab->base[out - 1].addr == k[i].s.addr) {
-      int take = sym_prefer(&k[i].s, &tab->base[out - 1]);
+    const Sym *c = &old[k[i].val];
+    if (out > 0 && tab->base[out - 1].addr == c->addr) {
+      int take = sym_prefer(c, &tab->base[out - 1]);
       DBG(DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
-          (unsigned long long)k[i].s.addr, tab->base[out - 1].name, k[i].s.name,
-          take ? k[i].s.name : tab->base[out - 1].name);
+          (unsigned long long)c->addr, tab->base[out - 1].name, c->name,
+          take ? c->name : tab->base[out - 1].name);
       if (take) {
         if (tab->owns_names) free((void *)tab->base[out - 1].name);
-        tab->base[out - 1] = k[i].s;
+        tab->base[out - 1] = *c;
       } else if (tab->owns_names) {
-        free((void *)k[i].s.name);
+        free((void *)c->name);
       }
       continue;
     }
-    tab->base[out++] = k[i].s;
+    tab->base[out++] = *c;
   }
   free(k);
+  free(old);
   tab->len = out;
   free(tab->addrs);
   tab->addrs = xmalloc((out + 1) * sizeof *tab->addrs);
@@ -121,6 +118,15 @@ Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr)
      not read here: at 100,000s of symbols each read is a cache miss */
   Sym *s = &tab->base[lo];
   return lo + 1 == tab->len && addr > s->end_addr ? NULL : s;
+}
+
+void sym_lookup_prefetch(const SymTab *tab, vma_t addr, int stage)
+{
+  if (!tab->bucket || addr < tab->addrs[0]) return;
+  vma_t off = (addr - tab->addrs[0]) >> tab->shift;
+  if (tab->nbuckets < 2 || off >= tab->nbuckets - 1) return;
+  if (stage == 0) __builtin_prefetch(&tab->bucket[off]);
+  else __builtin_prefetch(&tab->addrs[tab->bucket[off]]);
 }
 
 Sym *sym_lookup(const SymTab *tab, vma_t addr)

@@ -115,4 +115,9 @@ int sym_prefer(const Sym *cand, const Sym *kept);
 Sym *sym_lookup(const SymTab *tab, vma_t addr);
 /* The same, never traced (-d): for looking ahead. */
 Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr);
+/* Hints for a caller that knows its look-ups in advance (the profile
+   reader): STAGE 0 fetches into the cache the index entry a look-up of
+   ADDR reads first, STAGE 1 (a little later) the addresses it then
+   searches.  Change nothing; no effect before the first look-up. */
+void sym_lookup_prefetch(const SymTab *tab, vma_t addr, int stage);
 #endif

@@ -144,6 +144,15 @@ int bounded_open(BoundedIn *in, const char *path, uint64_t limit)
 
 int bounded_overrun(const BoundedIn *in) { return in->overrun; }
 
+uint64_t bounded_left(const BoundedIn *in)
+{
+  struct stat st;
+  if (in->f != in->raw || fstat(fileno(in->raw), &st) != 0 || !S_ISREG(st.st_mode))
+    return UINT64_MAX;
+  off_t at = ftello(in->raw);
+  return at < 0 || at > st.st_size ? 0 : (uint64_t)(st.st_size - at);
+}
+
 void bounded_close(BoundedIn *in)
 {
   if (in->f && in->f != in->raw) fclose(in->f);
@@ -237,4 +246,25 @@ int util_locale_errno(void)
   int e = errno;
   setlocale(LC_ALL, "C");
   return e;
+}
+
+void sort_keyval(KeyVal *v, size_t n)
+{
+  size_t i;
+  for (i = 1; i < n && v[i - 1].key <= v[i].key; i++) {}
+  if (i >= n) return;                   /* already in order: common */
+  /* least significant byte first; a byte all keys share needs no pass */
+  uint64_t all_or = 0, all_and = ~(uint64_t)0;
+  for (i = 0; i < n; i++) { all_or |= v[i].key; all_and &= v[i].key; }
+  KeyVal *tmp = xmalloc(n * sizeof *tmp), *src = v, *dst = tmp;
+  for (unsigned sh = 0; sh < 64; sh += 8) {
+    if ((((all_or ^ all_and) >> sh) & 0xff) == 0) continue;
+    size_t count[257] = { 0 };
+    for (i = 0; i < n; i++) count[((src[i].key >> sh) & 0xff) + 1]++;
+    for (i = 1; i < 257; i++) count[i] += count[i - 1];
+    for (i = 0; i < n; i++) dst[count[(src[i].key >> sh) & 0xff]++] = src[i];
+    KeyVal *t = src; src = dst; dst = t;
+  }
+  if (src != v) memcpy(v, src, n * sizeof *v);
+  free(tmp);
 }

@@ -38,6 +38,11 @@ void *xmalloc_aligned(size_t align, size_t n);
    each page costs a fault).  Contents undefined; freed by free. */
 void *xmalloc_huge(size_t n);
 char *xstrdup(const char *s);
+/* Sorts V[0..N) by key, stably (equal keys keep their order), in linear
+   time (a radix sort: sorting 100,000s of symbols by address is then not a
+   comparison sort's n log n calls). */
+typedef struct { uint64_t key; uint64_t val; } KeyVal;
+void sort_keyval(KeyVal *v, size_t n);
 
 /* Input that must end.  A regular file is read to its end; anything else
    (a pipe, a device such as /dev/zero) is cut off after LIMIT bytes: the
@@ -55,6 +60,9 @@ int bounded_open(BoundedIn *in, const char *path, uint64_t limit);
    closes it. */
 void bounded_wrap(BoundedIn *in, FILE *f, uint64_t limit);
 int bounded_overrun(const BoundedIn *in);
+/* How many bytes are still to be read from a regular file (its size less
+   the stream's position); UINT64_MAX for any other input. */
+uint64_t bounded_left(const BoundedIn *in);
 void bounded_close(BoundedIn *in);
 
 /* Files written whole or not at all: the data goes to a temporary file in
