@@ -9,7 +9,7 @@
 #include "sym_ids.h"
 
 /* Ranks every arc for the analysis and the printers (Arc.rank): 0 a
-   self call, 1 within one cycle, 2 any other.  One pass in the arcs'
+   self call, 1 within one cycle, 2 any other; counts the cycles' calls.  One pass in the arcs'
    memory order, reading ahead: the walks that follow skip the arcs that
    pass no time without reading their ends, which on big graphs are cache
    misses in an order that cannot be read ahead as well. */
@@ -26,12 +26,19 @@ static void rank_arcs(CallGraph *cg)
     Arc *a = cg_arc(cg, i);
     const Sym *p = a->parent, *c = a->child;
     a->rank = p == c ? 0 : p->cycle_num && p->cycle_num == c->cycle_num ? 1 : 2;
+    /* and the calls into each cycle from outside and among its members
+       (self calls left out, as GNU does); integer sums, so in any order */
+    if (c->cycle_num > 0 && c->cycle_num <= cg->ncycles && a->rank) {
+      Sym *cyc = &cg->cycles[c->cycle_num];
+      if (a->rank == 1) cyc->self_calls += a->count;
+      else cyc->ncalls += a->count;
+    }
   }
 }
 
 /* Gives every cycle of two or more members a number, in the address order
    of the cycles' heads, and a Sym standing for the cycle as a whole. */
-static void cycle_link(CallGraph *cg, SymTab *tab)
+static void cycle_link(CallGraph *cg, SymTab *tab, const Dfn *dfn)
 {
   size_t i;
   int ncycles = 0;
@@ -60,7 +67,7 @@ static void cycle_link(CallGraph *cg, SymTab *tab)
     cyc->top_order = s->top_order;
     cg->member_start[n] = nm;
     DBG(DBG_CYCLE, "cycle %d: head %s, members", n, s->name);
-    for (Sym *m = s; m; m = m->cyc_next) {
+    for (Sym *m = s; m; m = cg_dfn_next(dfn, m)) {   /* not the chain: no misses */
       m->cycle_num = n;
       m->cyc_head = cyc;
       cg->members[nm++] = m;
@@ -70,22 +77,6 @@ static void cycle_link(CallGraph *cg, SymTab *tab)
   }
   cg->member_start[ncycles + 1] = nm;
   rank_arcs(cg);
-  /* calls into each cycle from outside, and among its members */
-  for (int c = 1; c <= ncycles; c++) {
-    Sym *cyc = &cg->cycles[c];
-    Sym **mem = cg->members + cg->member_start[c];
-    size_t len = cg->member_start[c + 1] - cg->member_start[c];
-    for (size_t j = 0; j < len; j++) {
-      const Sym *m = mem[j];
-      cg_walk_prefetch(mem, len, j, 1, 1);
-      for (unsigned i = 0; i < m->nparents; i++) {
-        const Arc *a = m->parents[i];
-        if (a->rank == 0) continue;       /* GNU leaves self calls out */
-        if (a->rank == 1) cyc->self_calls += a->count;
-        else cyc->ncalls += a->count;
-      }
-    }
-  }
 }
 
 /* What a symbol (or, for a cycle member, its whole cycle) inherits from
@@ -163,7 +154,7 @@ static void propagate_time(Sym *parent)
   for (unsigned i = 0; i < parent->nchildren; i++) {
     Arc *a = parent->children[i];
     /* read ahead: arcs and symbols lie anywhere in big graphs */
-    if (i + 8 < parent->nchildren) __builtin_prefetch(parent->children[i + 8]);
+    if (i + 8 < parent->nchildren) cg_prefetch_arc_rec(parent->children[i + 8]);
     if (i + 4 < parent->nchildren && parent->children[i + 4]->rank == 2)
       __builtin_prefetch(parent->children[i + 4]->child);
     /* a self call or one within a cycle passes nothing */
@@ -209,6 +200,7 @@ typedef struct {                /* what cmp_total reads of a symbol, */
   Sym *s;
   int cycle;                    /* cycle number of a cycle, else 0 */
   int under;                    /* the name starts with '_' */
+  NamePrefix np;
 } TotalKey;
 
 static int cmp_total(const void *a, const void *b)
@@ -221,7 +213,7 @@ static int cmp_total(const void *a, const void *b)
   if (x->under != y->under) return x->under - y->under;
   if (x->calls > y->calls) return -1;
   if (x->calls < y->calls) return 1;
-  return strcmp(x->name, y->name);
+  return name_cmp(x->np, x->name, y->np, y->name);
 }
 
 void cg_assemble(CallGraph *cg, SymTab *tab)
@@ -230,19 +222,17 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
   cg_arcs_settle(cg, tab);
   for (i = 0; i < n; i++) {
     Sym *s = &tab->base[i];
-    s->uf = s;
-    s->cyc_tail = s;
-    s->cyc_next = NULL;
     s->cyc_head = s;
-    s->top_order = 0;
-    s->dfn_pos = 0;
     s->cycle_num = 0;
   }
   Dfn dfn;
-  cg_dfn_init(&dfn);
+  cg_dfn_init(&dfn, cg, tab->base, n);
   for (i = 0; i < n; i++) cg_dfn(&dfn, &tab->base[i]);
+  cg_dfn_settle(&dfn);
+  cycle_link(cg, tab, &dfn);
   cg_dfn_free(&dfn);
-  cycle_link(cg, tab);
+  free(cg->kid_num);            /* the walk's only */
+  cg->kid_num = NULL;
 
   /* by top_order, equal ones in address order: what glibc's (stable)
      qsort with cmp_top gives, by counting */
@@ -291,8 +281,15 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
   TotalKey *key = xmalloc((k + 1) * sizeof *key);
   for (i = 0; i < k; i++) {
     Sym *s = v[i];
+    if (i + 8 < k) {            /* the lines holding its fields, then the name */
+      __builtin_prefetch(v[i + 8]);
+      __builtin_prefetch(&v[i + 8]->prop_self);
+      __builtin_prefetch(&v[i + 8]->name);
+    }
+    if (i + 4 < k) __builtin_prefetch(v[i + 4]->name);
     key[i] = (TotalKey){ s->prop_self + s->prop_child, s->ncalls, s->name, s,
-                         s->is_cycle ? s->cycle_num : 0, !s->is_cycle && s->name[0] == '_' };
+                         s->is_cycle ? s->cycle_num : 0, !s->is_cycle && s->name[0] == '_',
+                         name_prefix(s->name) };
   }
   qsort(key, k, sizeof *key, cmp_total);   /* glibc's is a stable merge sort */
   for (i = 0; i < k; i++) v[i] = key[i].s;

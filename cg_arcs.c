@@ -76,6 +76,8 @@ void cg_arcs_settle(CallGraph *cg, SymTab *tab)
   cg->table = NULL;
   cg->table_size = 0;
   free(cg->lists);
+  free(cg->kid_num);
+  free(cg->foreign);
   size_t m = cg->narcs, i, nf = 0, capf = 0;
   Sym **foreign = NULL;
   for (i = 0; i < m; i++) {
@@ -100,15 +102,19 @@ void cg_arcs_settle(CallGraph *cg, SymTab *tab)
     par[i + 1] += par[i];
   }
   Arc **v = cg->lists = xmalloc_huge((2 * m + 1) * sizeof *v);
+  uint32_t *kn = cg->kid_num = xmalloc_huge((m + 1) * sizeof *kn);
   for (i = 0; i < tab->len; i++) set_runs(&tab->base[i], v, m, kid, par, i);
   for (i = 0; i < nf; i++) set_runs(foreign[i], v, m, kid, par, tab->len + i);
   for (i = m; i-- > 0;) {       /* newest first */
     Arc *a = cg_arc(cg, i);
-    v[kid[end_number(tab, foreign, nf, a->parent)]++] = a;
-    v[m + par[end_number(tab, foreign, nf, a->child)]++] = a;
+    size_t c = end_number(tab, foreign, nf, a->child), k = kid[end_number(tab, foreign, nf, a->parent)]++;
+    v[k] = a;
+    kn[k] = (uint32_t)c;
+    v[m + par[c]++] = a;
   }
   free(kid);
-  free(foreign);
+  cg->foreign = foreign;
+  cg->nforeign = nf;
 }
 
 /* The slot holding PARENT -> CHILD, or the free slot where it belongs. */
@@ -185,5 +191,7 @@ void cg_free(CallGraph *cg)
   free(cg->member_start);
   free(cg->order);
   free(cg->lists);
+  free(cg->kid_num);
+  free(cg->foreign);
   cg_init(cg);
 }

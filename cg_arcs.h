@@ -48,7 +48,30 @@ typedef struct {
   size_t norder;
   double print_time;            /* sum of prop_self, in GNU's order */
   Arc **lists;                  /* cg_arcs_settle: every symbol's runs */
+  /* also from cg_arcs_settle: the number of each children run entry's
+     callee (kid_num[k] for lists[k], k < narcs): its place in the table,
+     or past it for the ends outside it, foreign[0..nforeign).  The
+     depth-first walk reads these instead of the arcs; cg_assemble frees
+     them after it. */
+  uint32_t *kid_num;
+  Sym **foreign;
+  size_t nforeign;
 } CallGraph;
+
+/* Fetches arc A into the cache, both lines of it: 48-byte arcs in an
+   array straddle two cache lines one time in two. */
+static inline void cg_prefetch_arc_rec(const Arc *a)
+{
+  __builtin_prefetch(a);
+  __builtin_prefetch((const char *)a + sizeof *a - 1);
+}
+
+/* Fetches the first 16 entries of a run of arc pointers (two lines). */
+static inline void cg_prefetch_run(Arc *const *r, unsigned len)
+{
+  if (len) __builtin_prefetch(r);
+  if (len > 8) __builtin_prefetch(r + 8);
+}
 
 static inline Arc *cg_arc(const CallGraph *cg, size_t i)
 {
@@ -76,9 +99,9 @@ static inline void cg_walk_prefetch(Sym *const *v, size_t n, size_t i, int dir, 
     unsigned len = parents ? s->nparents : s->nchildren;
     if (len > 8) len = 8;
     if (d == 3) {
-      if (len) __builtin_prefetch(r);
+      cg_prefetch_run(r, len);
     } else if (d == 2) {
-      for (unsigned k = 0; k < len; k++) __builtin_prefetch(r[k]);
+      for (unsigned k = 0; k < len; k++) cg_prefetch_arc_rec(r[k]);
     } else {
       for (unsigned k = 0; k < len; k++)
         if (r[k]->rank == 2) __builtin_prefetch(parents ? r[k]->parent : r[k]->child);

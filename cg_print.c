@@ -174,6 +174,27 @@ static char *line_start(Printer *P)
   return fmt_room(&P->out, LINE);
 }
 
+/* S's slot (S numbered), its text made if not yet. */
+static const NameSlot *name_slot(Printer *P, const Sym *s)
+{
+  NameSlot *slot = &P->names[s->index];
+  if (!slot->len) {
+    char tmp[96];
+    const char *label = s->is_cycle ? "" : sym_label(P->tab, s);
+    size_t l = strlen(label);
+    size_t sl = (size_t)(name_suffix(tmp, s) - tmp);
+    char *t = slot->text;
+    if (l + sl > NAME_INLINE) {
+      t = xmalloc(l + sl);
+      memcpy(slot->text, &t, sizeof t);
+    }
+    memcpy(t, label, l);
+    memcpy(t + l, tmp, sl);
+    slot->len = (uint32_t)(l + sl);
+  }
+  return slot;
+}
+
 /* Ends the line begun at P with S's name and suffix (fmt.h fields: the
    reports are mostly these lines, and vfprintf was most of the time). */
 static void line_end_name(Printer *P, const Sym *s, char *p)
@@ -182,20 +203,7 @@ static void line_end_name(Printer *P, const Sym *s, char *p)
   const char *text;
   char tmp[96];
   if (i > 0 && i < P->nnames) {
-    NameSlot *slot = &P->names[i];
-    if (!slot->len) {
-      const char *label = s->is_cycle ? "" : sym_label(P->tab, s);
-      size_t l = strlen(label);
-      size_t sl = (size_t)(name_suffix(tmp, s) - tmp);
-      char *t = slot->text;
-      if (l + sl > NAME_INLINE) {
-        t = xmalloc(l + sl);
-        memcpy(slot->text, &t, sizeof t);
-      }
-      memcpy(t, label, l);
-      memcpy(t + l, tmp, sl);
-      slot->len = (uint32_t)(l + sl);
-    }
+    const NameSlot *slot = name_slot(P, s);
     text = slot_text(slot);
     n = slot->len;
   } else {                      /* not numbered: not worth keeping */
@@ -245,7 +253,7 @@ static size_t collect(Printer *P, Arc **list, size_t len, int parents)
   size_t n = 0;
   for (size_t i = 0; i < len; i++) {
     Arc *a = list[i];
-    if (i + 8 < len) __builtin_prefetch(list[i + 8]);   /* arcs lie anywhere */
+    if (i + 8 < len) cg_prefetch_arc_rec(list[i + 8]);   /* arcs lie anywhere */
     arc_key(key_slot(P, n++), a);
   }
   ArcKey *keys = P->keys;
@@ -339,21 +347,39 @@ static void prefetch_lines(const Printer *P, size_t i, size_t n, int parents)
 
 /* Reads ahead for the entries after V[I] (in print order, which is
    nowhere near address order): a symbol's lines, then its arc runs, then
-   its arcs, each stage one entry closer. */
+   its arcs, then the symbols at their other ends, each stage one entry
+   closer (the first 16 lines of each list: most lists are shorter, and
+   prefetch_lines reads ahead within longer ones). */
 static void prefetch_entries(Sym *const *v, size_t i, size_t n)
 {
+  if (i + 4 < n) {
+    __builtin_prefetch(v[i + 4]);
+    __builtin_prefetch(&v[i + 4]->parents);
+  }
   if (i + 3 < n) {
-    __builtin_prefetch(v[i + 3]);
-    __builtin_prefetch(&v[i + 3]->parents);
+    cg_prefetch_run(v[i + 3]->parents, v[i + 3]->nparents);
+    cg_prefetch_run(v[i + 3]->children, v[i + 3]->nchildren);
   }
   if (i + 2 < n) {
-    __builtin_prefetch(v[i + 2]->parents);
-    __builtin_prefetch(v[i + 2]->children);
+    const Sym *s = v[i + 2];
+    for (unsigned k = 0; k < s->nparents && k < 16; k++) cg_prefetch_arc_rec(s->parents[k]);
+    for (unsigned k = 0; k < s->nchildren && k < 16; k++) cg_prefetch_arc_rec(s->children[k]);
   }
-  if (i + 1 < n) {
+  if (i + 1 < n) {              /* the symbols its lines will name */
     const Sym *s = v[i + 1];
-    for (unsigned k = 0; k < s->nparents && k < 16; k++) __builtin_prefetch(s->parents[k]);
-    for (unsigned k = 0; k < s->nchildren && k < 16; k++) __builtin_prefetch(s->children[k]);
+    for (unsigned k = 0; k < s->nparents && k < 16; k++) __builtin_prefetch(s->parents[k]->parent);
+    for (unsigned k = 0; k < s->nchildren && k < 16; k++) __builtin_prefetch(s->children[k]->child);
+  }
+}
+
+/* Before an entry's first lines: their names' slots (the symbols were
+   fetched one entry earlier; prefetch_lines takes over from line 6). */
+static void prefetch_slots(const Printer *P, size_t n, int parents)
+{
+  for (size_t i = 0; i < n && i < 8; i++) {
+    const Arc *a = P->keys[i].a;
+    size_t x = (size_t)(parents ? a->parent : a->child)->index;
+    if (x < P->nnames) __builtin_prefetch(&P->names[x]);
   }
 }
 
@@ -365,6 +391,7 @@ static void print_parents(Printer *P, Sym *child)
     char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1 + 7 + 1 + CW + 1 + 7 + 1 + 7 + 5);
     fmt_done(&P->out, fmt_str(p, "<spontaneous>\n"));
   }
+  prefetch_slots(P, n, 1);
   for (size_t i = 0; i < n; i++) {
     prefetch_lines(P, i, n, 1);
     print_arc(P, P->keys[i].a, child, P->keys[i].a->parent);
@@ -374,6 +401,7 @@ static void print_parents(Printer *P, Sym *child)
 static void print_children(Printer *P, Sym *parent)
 {
   size_t n = collect(P, parent->children, parent->nchildren, 0);
+  prefetch_slots(P, n, 0);
   for (size_t i = 0; i < n; i++) {
     prefetch_lines(P, i, n, 0);
     print_arc(P, P->keys[i].a, parent, P->keys[i].a->child);
@@ -448,14 +476,28 @@ size_t cg_entry_members(const Sym *cyc, Sym ***v, size_t *cap)
   return n;
 }
 
-static void print_members(Printer *P, Sym *cyc)
+static void print_members(Printer *P, const CallGraph *cg, Sym *cyc)
 {
-  size_t n = 0;
-  for (Sym *m = cyc->cyc_next; m; m = m->cyc_next)
-    member_key(key_slot(P, n++), m);
+  /* the members' array, not the cyc_next chain: it can be read ahead */
+  size_t n = 0, first = cg->member_start[cyc->cycle_num];
+  size_t len = cg->member_start[cyc->cycle_num + 1] - first;
+  Sym *const *mem = cg->members + first;
+  for (size_t j = 0; j < len; j++) {
+    if (j + 8 < len) {
+      __builtin_prefetch(mem[j + 8]);
+      __builtin_prefetch(&mem[j + 8]->prop_self);
+    }
+    member_key(key_slot(P, n++), mem[j]);
+  }
   if (n > 1) qsort(P->keys, n, sizeof *P->keys, cmp_member);
   for (size_t i = 0; i < n; i++) {
     Sym *m = P->keys[i].s;
+    if (i + 6 < n) {            /* in time order: anywhere in memory */
+      __builtin_prefetch(P->keys[i + 6].s);
+      __builtin_prefetch(&P->keys[i + 6].s->prop_self);
+    }
+    if (i + 3 < n && (size_t)P->keys[i + 3].s->index < P->nnames)
+      __builtin_prefetch(&P->names[P->keys[i + 3].s->index]);
     /* "%6s %5s %7.2f %*.2f %7llu" then "+%-7llu     " or " %7s     " */
     char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1);
     p = fmt_fixed(p, m->prop_self / P->hz, 7, 2);
@@ -552,13 +594,31 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
   P->nnames = cg->norder + 1;
   P->names = xmalloc_huge(P->nnames * sizeof *P->names);
   memset(P->names, 0, P->nnames * sizeof *P->names);
+  /* The entries' names, made in one pass in print order before the
+     lines, reading ahead: made on first use, each was a few cache misses
+     (the symbol's name fields, the name's text) in no foreseeable order.
+     Not for -l or inline file names, whose labels ask BFD, whose answers
+     may depend on the order of the questions. */
+  if (!opt.line && !opt.inline_names) {
+    for (i = 0; i < cg->norder; i++) {
+      if (i + 8 < cg->norder) {
+        const Sym *f = cg->order[i + 8];
+        __builtin_prefetch(f);
+        __builtin_prefetch(&f->name);
+        __builtin_prefetch(&f->dname);
+      }
+      if (i + 4 < cg->norder) __builtin_prefetch(cg->order[i + 4]->name);
+      const Sym *s = cg->order[i];
+      if (printed(s) && (size_t)s->index < P->nnames && s->index > 0) name_slot(P, s);
+    }
+  }
   for (i = 0; i < cg->norder; i++) {
     Sym *s = cg->order[i];
     prefetch_entries(cg->order, i, cg->norder);
     if (!printed(s)) continue;
     if (s->is_cycle) {
       print_primary(P, s);
-      print_members(P, s);
+      print_members(P, cg, s);
     } else {
       print_parents(P, s);
       print_primary(P, s);
@@ -582,12 +642,38 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
   }
 }
 
+typedef struct {                /* what cmp_index_name reads, copied */
+  NamePrefix np;
+  const char *name;
+  Sym *s;
+  int cycle;                    /* cycle number of a cycle, else 0 */
+} IndexKey;
+
 static int cmp_index_name(const void *a, const void *b)
 {
-  const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
-  if (x->is_cycle != y->is_cycle) return x->is_cycle ? 1 : -1;
-  if (x->is_cycle) return x->cycle_num - y->cycle_num;
-  return strcmp(x->name, y->name);
+  const IndexKey *x = a, *y = b;
+  if (!x->cycle != !y->cycle) return x->cycle ? 1 : -1;
+  if (x->cycle) return x->cycle - y->cycle;
+  return name_cmp(x->np, x->name, y->np, y->name);
+}
+
+/* V[0..K) sorted for the index: functions by name, then cycles. */
+static void index_sort(Sym **v, size_t k)
+{
+  IndexKey *key = xmalloc((k + 1) * sizeof *key);
+  for (size_t i = 0; i < k; i++) {
+    Sym *s = v[i];
+    if (i + 8 < k) {
+      __builtin_prefetch(v[i + 8]);
+      __builtin_prefetch(&v[i + 8]->name);
+    }
+    if (i + 4 < k) __builtin_prefetch(v[i + 4]->name);
+    key[i] = (IndexKey){ s->is_cycle ? (NamePrefix){ 0, 0 } : name_prefix(s->name), s->name, s,
+                         s->is_cycle ? s->cycle_num : 0 };
+  }
+  qsort(key, k, sizeof *key, cmp_index_name);   /* stable: glibc's merge sort */
+  for (size_t i = 0; i < k; i++) v[i] = key[i].s;
+  free(key);
 }
 
 /* Three columns filled top to bottom; a column's bracketed index ends six
@@ -604,7 +690,7 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
     if (!s->is_cycle && !opt.zeros && s->ncalls == 0 && !(s->hist_time != 0)) continue;
     v[k++] = s;
   }
-  qsort(v, k, sizeof *v, cmp_index_name);
+  index_sort(v, k);
   printf("\f\nIndex by function name\n\n");
   if (opt.traditional) {
     size_t rows = (k + 2) / 3;

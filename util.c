@@ -268,3 +268,11 @@ void sort_keyval(KeyVal *v, size_t n)
   if (src != v) memcpy(v, src, n * sizeof *v);
   free(tmp);
 }
+
+int name_cmp(NamePrefix pa, const char *a, NamePrefix pb, const char *b)
+{
+  if (pa.hi != pb.hi) return pa.hi < pb.hi ? -1 : 1;
+  if (pa.lo != pb.lo) return pa.lo < pb.lo ? -1 : 1;
+  if ((pa.lo & 0xff) == 0) return 0;    /* both end within 16 bytes */
+  return strcmp(a + 16, b + 16);
+}

@@ -42,6 +42,23 @@ char *xstrdup(const char *s);
    time (a radix sort: sorting 100,000s of symbols by address is then not a
    comparison sort's n log n calls). */
 typedef struct { uint64_t key; uint64_t val; } KeyVal;
+/* A name's first 16 bytes as two big-endian numbers (zeros after its
+   end): sorts by name compare these copies first, so they read the name
+   itself (a cache miss, on big tables) only when the two agree that far.
+   name_cmp (PA of A, PB of B) has strcmp's sign. */
+typedef struct { uint64_t hi, lo; } NamePrefix;
+static inline NamePrefix name_prefix(const char *s)
+{
+  unsigned char b[16] = { 0 };
+  for (int i = 0; i < 16 && s[i]; i++) b[i] = (unsigned char)s[i];
+  NamePrefix p = { 0, 0 };
+  for (int i = 0; i < 8; i++) {
+    p.hi = p.hi << 8 | b[i];
+    p.lo = p.lo << 8 | b[8 + i];
+  }
+  return p;
+}
+int name_cmp(NamePrefix pa, const char *a, NamePrefix pb, const char *b);
 void sort_keyval(KeyVal *v, size_t n);
 
 /* Input that must end.  A regular file is read to its end; anything else

@@ -83,9 +83,22 @@ int main(void)
     rdepth = rcounter = 0;
     for (int i = 0; i < nsyms; i++) ref_dfn(i);
     Dfn dfn;
-    cg_dfn_init(&dfn);
+    /* the callees' numbers, as cg_arcs_settle gives them */
+    uint32_t *kid_num = calloc((size_t)narcs + 1, sizeof *kid_num);
+    for (int k = 0; k < narcs; k++) kid_num[k] = (uint32_t)(runs[k]->child - syms);
+    CallGraph cg = { 0 };
+    cg.lists = runs;
+    cg.kid_num = kid_num;
+    cg.narcs = (size_t)narcs;
+    cg_dfn_init(&dfn, &cg, syms, (size_t)nsyms);
     for (int i = 0; i < nsyms; i++) cg_dfn(&dfn, &syms[i]);
+    cg_dfn_settle(&dfn);
+    for (int i = 0; i < nsyms; i++) {   /* the search's own member list */
+      Sym *a = cg_dfn_next(&dfn, &syms[i]);
+      if (a != syms[i].cyc_next) { printf("round %d sym %d: cg_dfn_next\n", round, i); failures++; }
+    }
     cg_dfn_free(&dfn);
+    free(kid_num);
     for (int i = 0; i < nsyms; i++) {
       int h = (int)(cg_dfn_head(&syms[i]) - syms);
       int nx = syms[i].cyc_next ? (int)(syms[i].cyc_next - syms) : -1;

@@ -1,11 +1,14 @@
 /* Unit test: sort_keyval (util.c) must give what a stable comparison sort
    gives -- keys ascending, equal keys in their first order -- on keys of
    every shape: sorted, reversed, all equal, few distinct, high bytes only,
-   random 64-bit.
+   random 64-bit; and name_cmp on name_prefix copies must have strcmp's
+   sign on names that share prefixes of every length up to and past 16
+   bytes, with bytes above 0x7f.
 // objs: util.o options.o
 */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "util.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -55,6 +58,27 @@ int main(void)
       free(v);
       free(r);
     }
+  }
+  /* name_cmp */
+  static const char alpha[] = "ab_\xe9Z";
+  for (int t = 0; t < 200000; t++) {
+    char a[40], b[40];
+    int la = (int)(next() % 36), lb;
+    for (int i = 0; i < la; i++) a[i] = alpha[next() % 5];
+    a[la] = 0;
+    /* b: a copy of a's first few bytes, then its own */
+    int common = la ? (int)(next() % (la + 1)) : 0;
+    lb = common + (int)(next() % 4);
+    if (lb > 38) lb = 38;
+    for (int i = 0; i < lb; i++) b[i] = i < common ? a[i] : alpha[next() % 5];
+    b[lb] = 0;
+    int want = strcmp(a, b), got = name_cmp(name_prefix(a), a, name_prefix(b), b);
+    if ((want > 0) != (got > 0) || (want < 0) != (got < 0)) {
+      printf("FAIL name_cmp \"%s\" \"%s\": %d, strcmp %d\n", a, b, got, want);
+      bad++;
+      break;
+    }
+    runs++;
   }
   printf("%d runs, %d failed\n", runs, bad);
   return bad != 0;
