@@ -142,45 +142,63 @@ static vma_t *query_points(Core *core, vma_t lo, vma_t hi, size_t *np)
   return a.v;
 }
 
-typedef struct { Sym *v; size_t n, cap; } SymVec;
-
 static int same_str(const char *a, const char *b)
 {
   return a == b || (a && b && !strcmp(a, b));
 }
 
-static void line_sym(Core *core, const SymTab *funcs, SymVec *out, vma_t addr,
-                     const char *file, int line, const char *func)
+/* A line symbol before it is made: 40 bytes where a Sym takes 256 (a big
+   -g program has 100,000s of them). */
+typedef struct {
+  vma_t addr;
+  const char *name, *file;
+  int line;
+  unsigned is_static;
+} LinePt;
+
+typedef struct { LinePt *v; size_t n, cap; } PtVec;
+
+/* The line symbol at ADDR: named after the function BFD reports there (the
+   leading char stripped), else the function symbol holding it. */
+static LinePt line_pt(Core *core, const SymTab *funcs, vma_t addr, const char *file, int line,
+                      const char *func)
 {
-  if (out->n == out->cap) {
-    out->cap = out->cap ? 2 * out->cap : 1024;
-    out->v = xrealloc(out->v, out->cap * sizeof *out->v);
-  }
-  Sym *s = &out->v[out->n++];
-  sym_init(s);
   Sym *f = sym_lookup(funcs, addr);
   if (!f && funcs->len && addr >= funcs->base[funcs->len - 1].addr) f = &funcs->base[funcs->len - 1];
-  s->addr = s->end_addr = addr;
   char lead = bfd_get_symbol_leading_char(core->abfd);
   if (func && lead && func[0] == lead) func++;
-  s->name = func ? func : f ? f->name : "";
-  s->is_line = 1;
-  s->is_static = f ? f->is_static : 0;
-  /* files are met after every function symbol's, in address order (the
-     order -A lists files in depends on it) */
-  s->bfd_seq = (unsigned)core->nsyms + (unsigned)out->n;
-  s->file_done = 1;
-  s->file = file;
-  s->line = line;
-  DBG(DBG_SYMTAB, "lines: %s at 0x%llx (%s:%d)\n", s->name, (unsigned long long)addr, file, line);
+  return (LinePt){ addr, func ? func : f ? f->name : "", file, line, f ? f->is_static : 0 };
 }
 
-typedef struct { Core *core; const SymTab *funcs; SymVec *out; } LineCtx;
+/* The Sym for P, the SEQ-th line symbol (from 1): files are met after
+   every function symbol's, in address order (the order -A lists files in
+   depends on it). */
+static void line_sym(Core *core, const LinePt *p, size_t seq, Sym *s)
+{
+  sym_init(s);
+  s->addr = s->end_addr = p->addr;
+  s->name = p->name;
+  s->is_line = 1;
+  s->is_static = p->is_static;
+  s->bfd_seq = (unsigned)core->nsyms + (unsigned)seq;
+  s->file_done = 1;
+  s->file = p->file;
+  s->line = p->line;
+}
 
-static void emit_sym(void *ctx, vma_t addr, const char *file, int line, const char *func)
+typedef struct { Core *core; const SymTab *funcs; PtVec *out; } LineCtx;
+
+static void emit_pt(void *ctx, vma_t addr, const char *file, int line, const char *func)
 {
   LineCtx *c = ctx;
-  line_sym(c->core, c->funcs, c->out, addr, file, line, func);
+  PtVec *v = c->out;
+  if (v->n == v->cap) {
+    v->cap = v->cap ? 2 * v->cap : 1024;
+    v->v = xrealloc(v->v, v->cap * sizeof *v->v);
+  }
+  LinePt *p = &v->v[v->n++];
+  *p = line_pt(c->core, c->funcs, addr, file, line, func);
+  DBG(DBG_SYMTAB, "lines: %s at 0x%llx (%s:%d)\n", p->name, (unsigned long long)addr, file, line);
 }
 
 /* Calls EMIT at every address of the text section where the source
@@ -258,15 +276,41 @@ void line_add_syms(Core *core, SymTab *tab)
   tab->last_no_arcs = 0;
   symtab_finalize(tab);
 
-  SymVec lines = { 0, 0, 0 };
-  LineCtx lc = { core, tab, &lines };
-  walk_lines(core, emit_sym, &lc);
-  tab->base = xrealloc(tab->base, (tab->len + lines.n + 1) * sizeof(Sym));
-  if (lines.n)  /* lines.v is NULL when the object has no line rows */
-    memcpy(tab->base + tab->len, lines.v, lines.n * sizeof(Sym));
-  tab->len += lines.n;
-  free(lines.v);
-  symtab_finalize(tab);
+  PtVec pts = { 0, 0, 0 };
+  LineCtx lc = { core, tab, &pts };
+  walk_lines(core, emit_pt, &lc);
+  /* functions and lines are each in address order: merged into one
+     table, made once.  At an address both have, the function (met first)
+     stays unless symtab_finalize's rule prefers the line. */
+  size_t nf = tab->len, i = 0, j = 0, out = 0;
+  Sym *nb = xmalloc_huge((nf + pts.n + 1) * sizeof *nb);
+  while (i < nf || j < pts.n) {
+    if (j == pts.n || (i < nf && tab->base[i].addr <= pts.v[j].addr)) {
+      nb[out++] = tab->base[i++];
+      continue;
+    }
+    Sym *c = &nb[out];
+    line_sym(core, &pts.v[j], j + 1, c);
+    j++;
+    if (out > 0 && nb[out - 1].addr == c->addr) {
+      int take = sym_prefer(c, &nb[out - 1]);
+      DBG(DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
+          (unsigned long long)c->addr, nb[out - 1].name, c->name, take ? c->name : nb[out - 1].name);
+      if (take) {
+        if (tab->owns_names) free((void *)nb[out - 1].name);
+        nb[out - 1] = *c;
+      } else if (tab->owns_names) {
+        free((void *)c->name);
+      }
+      continue;
+    }
+    out++;
+  }
+  free(pts.v);
+  free(tab->base);
+  tab->base = nb;
+  tab->len = out;
+  symtab_finalize(tab);         /* in order already: in place */
   /* The last symbol: a function keeps its extent in the function table
      (up to the next function symbol, dropped ones included: GNU's etext
      covers the bytes up to data_start; the table's last function reaches
@@ -330,10 +374,10 @@ size_t line_starts(Core *core, const SymTab *funcs, vma_t **starts, vma_t *last_
     if (func_last && line_last) {
       /* both: symtab_finalize keeps the function unless it prefers the
          line symbol (a NOTYPE symbol, say) */
-      SymVec one = { 0, 0, 0 };
-      line_sym(core, funcs, &one, last, c.file, c.line, c.func);
-      func_last = !sym_prefer(&one.v[0], &funcs->base[nf - 1]);
-      free(one.v);
+      LinePt p = line_pt(core, funcs, last, c.file, c.line, c.func);
+      Sym one;
+      line_sym(core, &p, c.a.n, &one);
+      func_last = !sym_prefer(&one, &funcs->base[nf - 1]);
     }
     vma_t end = text_hi - 1;
     if (func_last) {        /* as in line_add_syms */

@@ -40,9 +40,13 @@ void symtab_finalize(SymTab *tab)
   for (i = 0; i < n; i++) { k[i].key = tab->base[i].addr; k[i].val = i; }
   sort_keyval(k, n);
   /* the table moves to a block aligned to the cache line, so each symbol
-     starts a line (symtab.h: Sym's layout) */
+     starts a line (symtab.h: Sym's layout) -- or, already in order in
+     such a block (a table finalized before, or made in order), is only
+     compacted where symbols share an address */
   Sym *old = tab->base;
-  tab->base = xmalloc_huge((n + 1) * sizeof *tab->base);
+  for (i = 0; i < n && k[i].val == i; i++) {}
+  if (i < n || ((uintptr_t)old & 63) != 0)
+    tab->base = xmalloc_huge((n + 1) * sizeof *tab->base);
   for (i = 0; i < n; i++) {
     const Sym *c = &old[k[i].val];
     if (out > 0 && tab->base[out - 1].addr == c->addr) {
@@ -58,10 +62,11 @@ void symtab_finalize(SymTab *tab)
       }
       continue;
     }
-    tab->base[out++] = *c;
+    if (&tab->base[out] != c) tab->base[out] = *c;
+    out++;
   }
   free(k);
-  free(old);
+  if (tab->base != old) free(old);
   tab->len = out;
   free(tab->addrs);
   tab->addrs = xmalloc((out + 1) * sizeof *tab->addrs);
