@@ -18,6 +18,7 @@ void gmon_free(Profile *p)
   hist_free(&p->hist);
   cg_free(&p->cg);
   free(p->arc_recs.v);
+  free(p->arc_recs.slot);       /* -s's read-time hash, when no gmon.sum was written */
   free(p->bb.v);
   gmon_init(p, p->enc.addr_size, p->enc.big_endian);
 }
