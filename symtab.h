@@ -47,15 +47,13 @@ struct Sym {
      newest first, set by cg_arcs_settle (runs in one array), and time */
   struct Arc **parents, **children;
   unsigned nparents;
-  unsigned dfn_next;            /* children[] index of the next arc to visit */
   double child_time;            /* descendants' time, before fractions */
   double prop_self, prop_child;
   Sym *cyc_next;                /* next member of the cycle list */
   Sym *uf;                      /* union-find link towards the cycle head */
-  /* line 3: the depth-first walk, and the symbol table (corefile.c,
+  /* line 3: the cycle list's tail, and the symbol table (corefile.c,
      symtab.c) */
   Sym *cyc_tail;                /* last member, valid on a head */
-  long dfn_pos;                 /* stack position while on the stack */
   vma_t addr, end_addr;
   const char *name;             /* linkage name (leading char stripped) */
   unsigned map_file;            /* -R: 1 + index in CoreMap files, 0 = none */
@@ -73,7 +71,7 @@ struct Sym {
   unsigned nbb;
   vma_t *bb_addr;
   uint64_t *bb_count;
-  char pad_to_line[24];         /* sizeof a multiple of 64 (asserted) */
+  char pad_to_line[32];         /* sizeof a multiple of 64 (asserted) */
 };
 _Static_assert(sizeof(Sym) % 64 == 0 && offsetof(Sym, parents) == 64 && offsetof(Sym, cyc_tail) == 128,
                "Sym's cache lines: see the layout comment");
