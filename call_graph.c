@@ -11,28 +11,99 @@
 struct ArcRec {
   vma_t from, self;
   uint64_t count;
-  uint64_t pending;             /* calls not yet passed to arc (cg_kept_settle) */
   size_t seq;
   Sym *parent, *child;
   Arc *arc;                     /* the call-graph arc it was added to */
 };
 typedef ArcRec RawArc;
 
+/* A slot of the read-time hash: the pair itself, so that a pair seen
+   before costs one cache line (two slots to a line), and the calls it
+   brought since cg_kept_settle. */
+struct ArcSlot {
+  vma_t from, self;
+  uint64_t pending;
+  size_t rec;                   /* 1 + index in ArcRecs.v; 0 = free */
+};
+
 static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count, Arc *a);
-static RawArc *keep_find(ArcRecs *keep, vma_t from_pc, vma_t self_pc);
+static ArcSlot *keep_find(ArcRecs *keep, size_t hash, vma_t from_pc, vma_t self_pc);
+static size_t pair_hash(vma_t from, vma_t self);
+
+static void read_new_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab,
+                         const SymSpecs *specs, vma_t from_pc, vma_t self_pc,
+                         uint64_t count) __attribute__((noinline));
 
 void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
                  vma_t from_pc, vma_t self_pc, uint64_t count)
 {
   /* -s: a pair seen before needs no symbol look-ups (a merge of many
-     files of one program sees the same pairs over and over), and its
-     arc gets the calls later, all at once (cg_kept_settle) */
-  RawArc *seen = keep ? keep_find(keep, from_pc, self_pc) : NULL;
+     files of one program sees the same pairs over and over); its record
+     and arc get the calls later, all at once (cg_kept_settle).  The rest
+     is out of line, so this path saves no registers. */
+  ArcSlot *seen = keep ? keep_find(keep, pair_hash(from_pc, self_pc), from_pc, self_pc) : NULL;
   if (seen) {
-    seen->count += count;
     seen->pending += count;
     return;
   }
+  read_new_arc(cg, keep, tab, specs, from_pc, self_pc, count);
+}
+
+/* How far ahead cg_read_arcs fetches, in records: the index entries of
+   both symbols' look-ups, the addresses they search, then the symbols
+   and the arc slot (each stage's data is read by the next). */
+enum { AHEAD_INDEX = 23, AHEAD_ADDRS = 15, AHEAD_ARC = 7, AHEAD_SLOT = 8 };
+
+static void prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, vma_t self_pc)
+{
+  Sym *parent = sym_lookup_quiet(tab, from_pc), *child = sym_lookup_quiet(tab, self_pc);
+  if (!parent || !child) return;
+  __builtin_prefetch(parent);   /* sym_id_arc_ok reads it */
+  __builtin_prefetch(child, 1);
+  arc_prefetch(cg, parent, child);
+}
+
+void cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
+                  const vma_t *from, const vma_t *self, const uint32_t *count, size_t n)
+{
+  size_t i;
+  if (keep) {
+    /* the hash of each record computed once, AHEAD_SLOT records ahead,
+       when its slot is fetched */
+    size_t h[AHEAD_SLOT];
+    for (i = 0; i < n + AHEAD_SLOT; i++) {
+      if (i >= AHEAD_SLOT) {    /* record k's hash leaves the ring as record i's enters */
+        size_t k = i - AHEAD_SLOT;
+        ArcSlot *seen = keep_find(keep, h[k % AHEAD_SLOT], from[k], self[k]);
+        if (seen) seen->pending += count[k];
+        else read_new_arc(cg, keep, tab, specs, from[k], self[k], count[k]);
+      }
+      if (i < n) {
+        h[i % AHEAD_SLOT] = pair_hash(from[i], self[i]);
+        if (keep->nslots) __builtin_prefetch(&keep->slot[h[i % AHEAD_SLOT] & (keep->nslots - 1)], 1);
+      }
+    }
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    if (i + AHEAD_INDEX < n) {
+      sym_lookup_prefetch(tab, from[i + AHEAD_INDEX], 0);
+      sym_lookup_prefetch(tab, self[i + AHEAD_INDEX], 0);
+    }
+    if (i + AHEAD_ADDRS < n) {
+      sym_lookup_prefetch(tab, from[i + AHEAD_ADDRS], 1);
+      sym_lookup_prefetch(tab, self[i + AHEAD_ADDRS], 1);
+    }
+    if (i + AHEAD_ARC < n) prefetch_arc(cg, tab, from[i + AHEAD_ARC], self[i + AHEAD_ARC]);
+    read_new_arc(cg, NULL, tab, specs, from[i], self[i], count[i]);
+  }
+}
+
+/* A pair not kept (or no -s): looked up and added. */
+static void read_new_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab,
+                         const SymSpecs *specs, vma_t from_pc, vma_t self_pc,
+                         uint64_t count)
+{
   Sym *parent = sym_lookup(tab, from_pc);
   Sym *child = sym_lookup(tab, self_pc);
   /* Measured on GNU 2.40 with arcs aimed past the functions (damaged
@@ -55,22 +126,17 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
   if (keep) keep_rec(keep, from_pc, self_pc, count, a);
 }
 
-void cg_prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, vma_t self_pc)
-{
-  Sym *parent = sym_lookup_quiet(tab, from_pc), *child = sym_lookup_quiet(tab, self_pc);
-  if (!parent || !child) return;
-  __builtin_prefetch(parent);   /* sym_id_arc_ok reads it */
-  __builtin_prefetch(child, 1);
-  arc_prefetch(cg, parent, child);
-}
-
 void cg_kept_settle(ArcRecs *keep)
 {
-  for (size_t i = 0; i < keep->n; i++)
-    if (keep->v[i].pending) {
-      arc_add_again(keep->v[i].arc, keep->v[i].pending);
-      keep->v[i].pending = 0;
+  for (size_t i = 0; i < keep->nslots; i++) {
+    ArcSlot *t = &keep->slot[i];
+    if (t->rec && t->pending) {
+      RawArc *r = &keep->v[t->rec - 1];
+      r->count += t->pending;
+      arc_add_again(r->arc, t->pending);
+      t->pending = 0;
     }
+  }
 }
 
 static size_t pair_hash(vma_t from, vma_t self)
@@ -81,44 +147,42 @@ static size_t pair_hash(vma_t from, vma_t self)
   return (size_t)(h ^ (h >> 32));
 }
 
+/* Doubles the table, slots moved with their pending calls. */
 static void rehash(ArcRecs *k)
 {
   size_t n = k->nslots ? k->nslots * 2 : 1024;
-  free(k->slot);
-  k->slot = xcalloc(n, sizeof *k->slot);
-  k->nslots = n;
-  for (size_t i = 0; i < k->n; i++) {
-    size_t j = pair_hash(k->v[i].from, k->v[i].self) & (n - 1);
-    while (k->slot[j]) j = (j + 1) & (n - 1);
-    k->slot[j] = i + 1;
+  ArcSlot *old = k->slot, *t = xmalloc_aligned(64, n * sizeof *t);
+  memset(t, 0, n * sizeof *t);
+  for (size_t i = 0; i < k->nslots; i++) {
+    if (!old[i].rec) continue;
+    size_t j = pair_hash(old[i].from, old[i].self) & (n - 1);
+    while (t[j].rec) j = (j + 1) & (n - 1);
+    t[j] = old[i];
   }
+  free(old);
+  k->slot = t;
+  k->nslots = n;
 }
 
-/* The kept record of this pair, or NULL. */
-static RawArc *keep_find(ArcRecs *keep, vma_t from_pc, vma_t self_pc)
+/* The slot of this pair (HASH its pair_hash), or NULL. */
+static ArcSlot *keep_find(ArcRecs *keep, size_t hash, vma_t from_pc, vma_t self_pc)
 {
   if (!keep->nslots) return NULL;
-  size_t j = pair_hash(from_pc, self_pc) & (keep->nslots - 1);
-  for (; keep->slot[j]; j = (j + 1) & (keep->nslots - 1)) {
-    RawArc *r = &keep->v[keep->slot[j] - 1];
-    if (r->from == from_pc && r->self == self_pc) return r;
+  size_t mask = keep->nslots - 1;
+  for (size_t j = hash & mask; keep->slot[j].rec; j = (j + 1) & mask) {
+    ArcSlot *t = &keep->slot[j];
+    if (t->from == from_pc && t->self == self_pc) return t;
   }
   return NULL;
 }
 
-/* -s: sums a record into an earlier one with the same two addresses (its
-   position, which decides the order in gmon.sum, is the first one's). */
+/* -s: a pair not kept yet (keep_find found none): a record, whose
+   position decides the order in gmon.sum, and a slot. */
 static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count, Arc *a)
 {
   if (2 * (keep->n + 1) > keep->nslots) rehash(keep);
-  size_t j = pair_hash(from_pc, self_pc) & (keep->nslots - 1);
-  for (; keep->slot[j]; j = (j + 1) & (keep->nslots - 1)) {
-    RawArc *r = &keep->v[keep->slot[j] - 1];
-    if (r->from == from_pc && r->self == self_pc) {
-      r->count += count;
-      return;
-    }
-  }
+  size_t mask = keep->nslots - 1, j = pair_hash(from_pc, self_pc) & mask;
+  while (keep->slot[j].rec) j = (j + 1) & mask;
   if (keep->n == keep->cap) {
     keep->cap = keep->cap ? keep->cap * 2 : 1024;
     keep->v = xrealloc(keep->v, keep->cap * sizeof *keep->v);
@@ -127,12 +191,11 @@ static void keep_rec(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count
   r->from = from_pc;
   r->self = self_pc;
   r->count = count;
-  r->pending = 0;
   r->seq = keep->n;
   r->parent = a->parent;
   r->child = a->child;
   r->arc = a;
-  keep->slot[j] = ++keep->n;
+  keep->slot[j] = (ArcSlot){ from_pc, self_pc, 0, ++keep->n };
 }
 
 /* Start of the source line holding ADDR within symbol S: GNU's gmon.sum

@@ -14,22 +14,28 @@
 #include "gmon_enc.h"
 
 typedef struct ArcRec ArcRec;
+typedef struct ArcSlot ArcSlot;
 typedef struct {
   ArcRec *v;                    /* distinct (from, self) pairs, first seen first */
   size_t n, cap;
-  size_t *slot, nslots;         /* open hash on the pair: 1 + index, 0 = free */
+  ArcSlot *slot;                /* open hash on the pair, the pair in the slot */
+  size_t nslots;
 } ArcRecs;
 
 void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
                  vma_t from_pc, vma_t self_pc, uint64_t count);
-/* A hint from a reader that has the record after next in hand: fetches
-   into the cache what cg_read_arc will read for it (on big graphs the
-   callee's symbol and the arc table's slot are cache misses).  Changes
-   nothing. */
-void cg_prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, vma_t self_pc);
-/* -s: passes to the arcs the calls of records seen again (cg_read_arc
-   keeps them in the record: a merge of many files of one program sees
-   the same records over and over). */
+/* The same for N records in a row (the readers decode them in batches):
+   record i is FROM[i] -> SELF[i], COUNT[i] calls, read in order.  What
+   the records ahead will need (hash slots for -s, else symbols and arc
+   slots) is fetched into the cache while earlier ones are read: on big
+   graphs and long merges nearly every record is otherwise a few cache
+   misses, one after another. */
+void cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
+                  const vma_t *from, const vma_t *self, const uint32_t *count, size_t n);
+/* -s: passes to the records and their arcs the calls of pairs seen
+   again (cg_read_arc adds them in the hash slot, the one cache line a
+   repeated pair touches: a merge of many files of one program sees the
+   same pairs over and over). */
 void cg_kept_settle(ArcRecs *keep);
 void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out);
 #endif

@@ -51,34 +51,44 @@ static inline void genc_get_u16s(const GmonEnc *e, const unsigned char *restrict
     for (i = 0; i < n; i++) out[i] = (uint64_t)p[2 * i + 1] << 8 | p[2 * i];
 }
 
-/* The same, added to OUT (merging histograms without a copy); four words
-   per 8-byte load, a merge of a thousand files spends its time here. */
+/* The same, added to OUT (merging histograms without a copy): four words
+   per 8-byte load, and four loads found zero skipped at once -- a merge
+   of a thousand files spends its time here, and most bins of a profile
+   are empty (their sums in OUT then not even read). */
 static inline void genc_add_u16s(const GmonEnc *e, const unsigned char *restrict p, size_t n,
                                  uint64_t *restrict out)
 {
   size_t i = 0;
-  uint64_t w;
-  if (e->big_endian) {
-    for (; i + 4 <= n; i += 4) {
-      memcpy(&w, p + 2 * i, 8);
-      w = be64toh(w);
-      out[i] += w >> 48;
-      out[i + 1] += (w >> 32) & 0xffff;
-      out[i + 2] += (w >> 16) & 0xffff;
-      out[i + 3] += w & 0xffff;
+  for (; i + 16 <= n; i += 16) {
+    uint64_t w0, w1, w2, w3;
+    memcpy(&w0, p + 2 * i, 8);
+    memcpy(&w1, p + 2 * i + 8, 8);
+    memcpy(&w2, p + 2 * i + 16, 8);
+    memcpy(&w3, p + 2 * i + 24, 8);
+    if (!(w0 | w1 | w2 | w3)) continue;
+    for (int k = 0; k < 4; k++) {
+      uint64_t x;
+      memcpy(&x, p + 2 * i + 8 * k, 8);
+      x = e->big_endian ? be64toh(x) : le64toh(x);
+      if (!x) continue;
+      uint64_t *o = out + i + 4 * k;
+      if (e->big_endian) {
+        o[0] += x >> 48;
+        o[1] += (x >> 32) & 0xffff;
+        o[2] += (x >> 16) & 0xffff;
+        o[3] += x & 0xffff;
+      } else {
+        o[0] += x & 0xffff;
+        o[1] += (x >> 16) & 0xffff;
+        o[2] += (x >> 32) & 0xffff;
+        o[3] += x >> 48;
+      }
     }
-    for (; i < n; i++) out[i] += (uint64_t)p[2 * i] << 8 | p[2 * i + 1];
-  } else {
-    for (; i + 4 <= n; i += 4) {
-      memcpy(&w, p + 2 * i, 8);
-      w = le64toh(w);
-      out[i] += w & 0xffff;
-      out[i + 1] += (w >> 16) & 0xffff;
-      out[i + 2] += (w >> 32) & 0xffff;
-      out[i + 3] += w >> 48;
-    }
-    for (; i < n; i++) out[i] += (uint64_t)p[2 * i + 1] << 8 | p[2 * i];
   }
+  if (e->big_endian)
+    for (; i < n; i++) out[i] += (uint64_t)p[2 * i] << 8 | p[2 * i + 1];
+  else
+    for (; i < n; i++) out[i] += (uint64_t)p[2 * i + 1] << 8 | p[2 * i];
 }
 
 /* Each returns 0, consuming nothing, when the buffer ends first. */

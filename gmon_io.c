@@ -103,9 +103,12 @@ static uint32_t read_bins(Reader *r, uint32_t n, uint64_t *add_to, uint64_t **ou
   uint64_t *bins = add_to ? add_to : xmalloc((cap ? cap : 1) * sizeof *bins);
   uint32_t i = 0;
   while (i < n) {
-    size_t want = (size_t)(n - i) * 2;
-    if (want > sizeof r->buf) want = sizeof r->buf;
-    size_t got = avail(r, want) / 2;
+    /* what the window holds first, so the window is refilled only when
+       empty, never moved: asking avail for more than it holds would
+       move the rest of it to its start (64 KiB per file of a merge) */
+    size_t want = (size_t)(n - i) * 2, have = r->len - r->pos;
+    if (have < 2) have = avail(r, 2);
+    size_t got = (have < want ? have : want) / 2;
     if (!got) break;
     const unsigned char *q = take(r, got * 2);
     if (add_to) {
@@ -164,39 +167,61 @@ static void add_arc(Reader *r, vma_t from, vma_t self, uint64_t count)
               from, self, count);
 }
 
-/* How many arc records ahead read_arc_rec looks (cg_prefetch_arc). */
-#define ARC_AHEAD 8
+/* Arc records are decoded this many at a time and handed to the call
+   graph together (cg_read_arcs reads ahead within a batch). */
+#define ARC_BATCH 256
 
-static void read_arc_rec(Reader *r)
+typedef struct {
+  vma_t from[ARC_BATCH], self[ARC_BATCH];
+  uint32_t count[ARC_BATCH];
+  size_t n;
+} ArcBatch;
+
+static void arc_flush(Reader *r, ArcBatch *b)
 {
-  vma_t from, self;
-  uint32_t count;
-  if (!get_addr(r, &from) || !get_addr(r, &self) || !get_u32(r, &count))
-    fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
-  /* on big graphs each record costs a few cache misses; the window
-     usually holds the records after this one, so their misses can be
-     started now and overlap (only when no -s record keeping: that path
-     looks records up by address first) */
-  size_t as = r->p->enc.addr_size, rec = 1 + 2 * as + 4;
-  if (!opt.want_sum) {
-    /* in stages, each a few records nearer: the symbol index's entries,
-       the addresses they point to, then the look-up itself, whose
-       symbols and arc slot cg_prefetch_arc fetches */
-    const SymTab *tab = r->cx->syms;
-    for (int stage = 0; stage < 2; stage++) {
-      size_t at = r->pos + (size_t)(ARC_AHEAD * (3 - stage) - 1) * rec;
-      if (at + rec > r->len || r->buf[at] != GMON_TAG_CG_ARC) continue;
-      sym_lookup_prefetch(tab, genc_get_n(&r->p->enc, r->buf + at + 1, (int)as), stage);
-      sym_lookup_prefetch(tab, genc_get_n(&r->p->enc, r->buf + at + 1 + as, (int)as), stage);
+  Profile *p = r->p;
+  cg_read_arcs(&p->cg, opt.want_sum ? &p->arc_recs : NULL, r->cx->syms, r->cx->specs,
+               b->from, b->self, b->count, b->n);
+  b->n = 0;
+}
+
+/* Arc records, the first one's tag taken, and those that follow it:
+   decoded in place while the window holds them whole (a merge of 1,000
+   files reads millions; field by field through avail, each cost some
+   250 instructions), field by field when one is cut by the window's
+   end -- or by the file's, which is an error. */
+static void read_arc_recs(Reader *r)
+{
+  const GmonEnc *e = &r->p->enc;
+  size_t as = (size_t)e->addr_size, body = 2 * as + 4;
+  ArcBatch b;
+  b.n = 0;
+  r->p->have_arcs = r->p->arcs_read = 1;
+  for (;;) {
+    vma_t from, self;
+    uint32_t count;
+    if (r->len - r->pos >= body) {
+      const unsigned char *q = take(r, body);
+      from = genc_get_n(e, q, (int)as);
+      self = genc_get_n(e, q + as, (int)as);
+      count = (uint32_t)genc_get_n(e, q + 2 * as, 4);
+    } else {
+      arc_flush(r, &b);         /* the window moves: records before it go first */
+      if (!get_addr(r, &from) || !get_addr(r, &self) || !get_u32(r, &count))
+        fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
     }
-    size_t ahead = r->pos + (ARC_AHEAD - 1) * rec;
-    if (ahead + rec <= r->len && r->buf[ahead] == GMON_TAG_CG_ARC)
-      cg_prefetch_arc(&r->p->cg, tab, genc_get_n(&r->p->enc, r->buf + ahead + 1, (int)as),
-                      genc_get_n(&r->p->enc, r->buf + ahead + 1 + as, (int)as));
+    DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
+        (unsigned long long)from, (unsigned long long)self, count);
+    b.from[b.n] = from;
+    b.self[b.n] = self;
+    b.count[b.n] = count;
+    /* with -d, each record's traces follow its own line */
+    if (++b.n == ARC_BATCH || opt.debug) arc_flush(r, &b);
+    r->nrec_arcs++;
+    if (r->pos == r->len || r->buf[r->pos] != GMON_TAG_CG_ARC) break;
+    r->pos++;
   }
-  DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
-      (unsigned long long)from, (unsigned long long)self, count);
-  add_arc(r, from, self, count);
+  arc_flush(r, &b);
 }
 
 static void read_bb_rec(Reader *r)
@@ -237,8 +262,7 @@ static void read_gnu(Reader *r)
     switch (tag) {
     case GMON_TAG_TIME_HIST:
       read_hist_rec(r); r->p->have_hist = 1; r->nrec_hist++; break;
-    case GMON_TAG_CG_ARC:
-      read_arc_rec(r); r->p->have_arcs = r->p->arcs_read = 1; r->nrec_arcs++; break;
+    case GMON_TAG_CG_ARC: read_arc_recs(r); break;
     case GMON_TAG_BB_COUNT: read_bb_rec(r); r->nrec_bb++; break;
     default:
       fatal("%s: %s: found bad tag %d (file corrupted?)\n", opt.whoami, r->filename, tag);
