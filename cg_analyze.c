@@ -281,12 +281,8 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
   TotalKey *key = xmalloc((k + 1) * sizeof *key);
   for (i = 0; i < k; i++) {
     Sym *s = v[i];
-    if (i + 8 < k) {            /* the lines holding its fields, then the name */
-      __builtin_prefetch(v[i + 8]);
-      __builtin_prefetch(&v[i + 8]->prop_self);
-      __builtin_prefetch(&v[i + 8]->name);
-    }
-    if (i + 4 < k) __builtin_prefetch(v[i + 4]->name);
+    sym_prefetch_names(v, i, k);
+    if (i + 8 < k) __builtin_prefetch(&v[i + 8]->prop_self);   /* the line holding the times */
     key[i] = (TotalKey){ s->prop_self + s->prop_child, s->ncalls, s->name, s,
                          s->is_cycle ? s->cycle_num : 0, !s->is_cycle && s->name[0] == '_',
                          name_prefix(s->name) };

@@ -601,13 +601,8 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
      may depend on the order of the questions. */
   if (!opt.line && !opt.inline_names) {
     for (i = 0; i < cg->norder; i++) {
-      if (i + 8 < cg->norder) {
-        const Sym *f = cg->order[i + 8];
-        __builtin_prefetch(f);
-        __builtin_prefetch(&f->name);
-        __builtin_prefetch(&f->dname);
-      }
-      if (i + 4 < cg->norder) __builtin_prefetch(cg->order[i + 4]->name);
+      sym_prefetch_names(cg->order, i, cg->norder);
+      if (i + 8 < cg->norder) __builtin_prefetch(&cg->order[i + 8]->dname);
       const Sym *s = cg->order[i];
       if (printed(s) && (size_t)s->index < P->nnames && s->index > 0) name_slot(P, s);
     }
@@ -663,11 +658,7 @@ static void index_sort(Sym **v, size_t k)
   IndexKey *key = xmalloc((k + 1) * sizeof *key);
   for (size_t i = 0; i < k; i++) {
     Sym *s = v[i];
-    if (i + 8 < k) {
-      __builtin_prefetch(v[i + 8]);
-      __builtin_prefetch(&v[i + 8]->name);
-    }
-    if (i + 4 < k) __builtin_prefetch(v[i + 4]->name);
+    sym_prefetch_names(v, i, k);
     key[i] = (IndexKey){ s->is_cycle ? (NamePrefix){ 0, 0 } : name_prefix(s->name), s->name, s,
                          s->is_cycle ? s->cycle_num : 0 };
   }

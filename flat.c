@@ -54,11 +54,7 @@ void flat_sort(Sym **v, size_t n)
 {
   FlatKey *k = xmalloc((n + 1) * sizeof *k);
   for (size_t i = 0; i < n; i++) {
-    if (i + 8 < n) {
-      __builtin_prefetch(v[i + 8]);
-      __builtin_prefetch(&v[i + 8]->name);
-    }
-    if (i + 4 < n) __builtin_prefetch(v[i + 4]->name);
+    sym_prefetch_names(v, i, n);
     k[i] = (FlatKey){ v[i]->hist_time, v[i]->ncalls, v[i]->name, v[i], name_prefix(v[i]->name) };
   }
   qsort(k, n, sizeof *k, flat_cmp);     /* glibc's is a stable merge sort */
@@ -150,13 +146,11 @@ void flat_print(const HistSet *hs, const SymTab *tab)
   double cum = 0;
   for (i = 0; i < n; i++) {
     Sym *s = v[i];
-    if (i + 8 < n) {            /* sorted by time: anywhere in memory */
-      __builtin_prefetch(v[i + 8]);
+    sym_prefetch_names(v, i, n);  /* sorted by time: anywhere in memory */
+    if (i + 8 < n) {
       __builtin_prefetch(&v[i + 8]->child_time);
-      __builtin_prefetch(&v[i + 8]->name);
       __builtin_prefetch(&v[i + 8]->dname);
     }
-    if (i + 4 < n) __builtin_prefetch(v[i + 4]->name);
     double t = s->hist_time / hz;
     cum += s->hist_time;
     /* "%6.2f %9.2f %8.2f" (-T: "%5.1f %10.2f %8.2f"), then

@@ -118,4 +118,17 @@ Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr);
    ADDR reads first, STAGE 1 (a little later) the addresses it then
    searches.  Change nothing; no effect before the first look-up. */
 void sym_lookup_prefetch(const SymTab *tab, vma_t addr, int stage);
+
+/* A hint for a loop over V[0..N) -- symbols anywhere in memory, as after
+   a sort -- that reads each one's name at I: fetches the symbol 8 ahead
+   (its first line and the one holding the name's pointer), then the name
+   itself 4 ahead, once that pointer is in the cache.  Changes nothing. */
+static inline void sym_prefetch_names(Sym *const *v, size_t i, size_t n)
+{
+  if (i + 8 < n) {
+    __builtin_prefetch(v[i + 8]);
+    __builtin_prefetch(&v[i + 8]->name);
+  }
+  if (i + 4 < n) __builtin_prefetch(v[i + 4]->name);
+}
 #endif
