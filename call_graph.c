@@ -63,29 +63,36 @@ static void prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, 
   arc_prefetch(cg, parent, child);
 }
 
-void cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
-                  const vma_t *from, const vma_t *self, const uint32_t *count, size_t n)
+size_t cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
+                    const vma_t *from, const vma_t *self, const uint32_t *count, size_t n,
+                    int all)
 {
-  size_t i;
+  size_t i, m;
   if (keep) {
-    /* the hash of each record computed once, AHEAD_SLOT records ahead,
-       when its slot is fetched */
+    m = all ? n : n > AHEAD_SLOT ? n - AHEAD_SLOT : 0;
+    /* each record's hash computed once, when its slot is fetched
+       AHEAD_SLOT records ahead, and kept in a ring till it is read (the
+       first ones' slots were fetched by the previous batch already:
+       fetched again, they cost nothing) */
     size_t h[AHEAD_SLOT];
-    for (i = 0; i < n + AHEAD_SLOT; i++) {
-      if (i >= AHEAD_SLOT) {    /* record k's hash leaves the ring as record i's enters */
-        size_t k = i - AHEAD_SLOT;
-        ArcSlot *seen = keep_find(keep, h[k % AHEAD_SLOT], from[k], self[k]);
-        if (seen) seen->pending += count[k];
-        else read_new_arc(cg, keep, tab, specs, from[k], self[k], count[k]);
-      }
-      if (i < n) {
-        h[i % AHEAD_SLOT] = pair_hash(from[i], self[i]);
-        if (keep->nslots) __builtin_prefetch(&keep->slot[h[i % AHEAD_SLOT] & (keep->nslots - 1)], 1);
+    for (i = 0; i < AHEAD_SLOT && i < n; i++) {
+      h[i] = pair_hash(from[i], self[i]);
+      if (keep->nslots) __builtin_prefetch(&keep->slot[h[i] & (keep->nslots - 1)], 1);
+    }
+    for (i = 0; i < m; i++) {
+      ArcSlot *seen = keep_find(keep, h[i % AHEAD_SLOT], from[i], self[i]);
+      if (seen) seen->pending += count[i];
+      else read_new_arc(cg, keep, tab, specs, from[i], self[i], count[i]);
+      size_t j = i + AHEAD_SLOT;  /* enters the ring as record i leaves it */
+      if (j < n) {
+        h[j % AHEAD_SLOT] = pair_hash(from[j], self[j]);
+        if (keep->nslots) __builtin_prefetch(&keep->slot[h[j % AHEAD_SLOT] & (keep->nslots - 1)], 1);
       }
     }
-    return;
+    return m;
   }
-  for (i = 0; i < n; i++) {
+  m = all ? n : n > AHEAD_INDEX ? n - AHEAD_INDEX : 0;
+  for (i = 0; i < m; i++) {
     if (i + AHEAD_INDEX < n) {
       sym_lookup_prefetch(tab, from[i + AHEAD_INDEX], 0);
       sym_lookup_prefetch(tab, self[i + AHEAD_INDEX], 0);
@@ -97,6 +104,7 @@ void cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpec
     if (i + AHEAD_ARC < n) prefetch_arc(cg, tab, from[i + AHEAD_ARC], self[i + AHEAD_ARC]);
     read_new_arc(cg, NULL, tab, specs, from[i], self[i], count[i]);
   }
+  return m;
 }
 
 /* A pair not kept (or no -s): looked up and added. */

@@ -29,9 +29,13 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
    the records ahead will need (hash slots for -s, else symbols and arc
    slots) is fetched into the cache while earlier ones are read: on big
    graphs and long merges nearly every record is otherwise a few cache
-   misses, one after another. */
-void cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
-                  const vma_t *from, const vma_t *self, const uint32_t *count, size_t n);
+   misses, one after another.  Reads them all when ALL is set; else
+   leaves unread the last few, those the last read records fetched for,
+   for the caller to pass again at the start of its next batch (so the
+   reading ahead runs on across batches).  Returns how many it read. */
+size_t cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
+                    const vma_t *from, const vma_t *self, const uint32_t *count, size_t n,
+                    int all);
 /* -s: passes to the records and their arcs the calls of pairs seen
    again (cg_read_arc adds them in the hash slot, the one cache line a
    repeated pair touches: a merge of many files of one program sees the

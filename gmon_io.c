@@ -177,12 +177,19 @@ typedef struct {
   size_t n;
 } ArcBatch;
 
-static void arc_flush(Reader *r, ArcBatch *b)
+/* Hands the batch's records to the call graph: all of them when ALL is
+   set, else all but the last few, moved to the batch's start to be
+   passed again with the next records (cg_read_arcs). */
+static void arc_flush(Reader *r, ArcBatch *b, int all)
 {
   Profile *p = r->p;
-  cg_read_arcs(&p->cg, opt.want_sum ? &p->arc_recs : NULL, r->cx->syms, r->cx->specs,
-               b->from, b->self, b->count, b->n);
-  b->n = 0;
+  size_t done = cg_read_arcs(&p->cg, opt.want_sum ? &p->arc_recs : NULL, r->cx->syms,
+                             r->cx->specs, b->from, b->self, b->count, b->n, all);
+  size_t left = b->n - done;
+  memmove(b->from, b->from + done, left * sizeof *b->from);
+  memmove(b->self, b->self + done, left * sizeof *b->self);
+  memmove(b->count, b->count + done, left * sizeof *b->count);
+  b->n = left;
 }
 
 /* Arc records, the first one's tag taken, and those that follow it:
@@ -205,8 +212,7 @@ static void read_arc_recs(Reader *r)
       from = genc_get_n(e, q, (int)as);
       self = genc_get_n(e, q + as, (int)as);
       count = (uint32_t)genc_get_n(e, q + 2 * as, 4);
-    } else {
-      arc_flush(r, &b);         /* the window moves: records before it go first */
+    } else {                    /* the batch holds values: the window may move */
       if (!get_addr(r, &from) || !get_addr(r, &self) || !get_u32(r, &count))
         fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
     }
@@ -216,12 +222,12 @@ static void read_arc_recs(Reader *r)
     b.self[b.n] = self;
     b.count[b.n] = count;
     /* with -d, each record's traces follow its own line */
-    if (++b.n == ARC_BATCH || opt.debug) arc_flush(r, &b);
+    if (++b.n == ARC_BATCH || opt.debug) arc_flush(r, &b, opt.debug);
     r->nrec_arcs++;
     if (r->pos == r->len || r->buf[r->pos] != GMON_TAG_CG_ARC) break;
     r->pos++;
   }
-  arc_flush(r, &b);
+  arc_flush(r, &b, 1);
 }
 
 static void read_bb_rec(Reader *r)
