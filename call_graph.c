@@ -34,21 +34,6 @@ static void read_new_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab,
                          const SymSpecs *specs, vma_t from_pc, vma_t self_pc,
                          uint64_t count) __attribute__((noinline));
 
-void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
-                 vma_t from_pc, vma_t self_pc, uint64_t count)
-{
-  /* -s: a pair seen before needs no symbol look-ups (a merge of many
-     files of one program sees the same pairs over and over); its record
-     and arc get the calls later, all at once (cg_kept_settle).  The rest
-     is out of line, so this path saves no registers. */
-  ArcSlot *seen = keep ? keep_find(keep, pair_hash(from_pc, self_pc), from_pc, self_pc) : NULL;
-  if (seen) {
-    seen->pending += count;
-    return;
-  }
-  read_new_arc(cg, keep, tab, specs, from_pc, self_pc, count);
-}
-
 /* How far ahead cg_read_arcs fetches, in records: the index entries of
    both symbols' look-ups, the addresses they search, then the symbols
    and the arc slot (each stage's data is read by the next). */
@@ -64,7 +49,7 @@ static void prefetch_arc(const CallGraph *cg, const SymTab *tab, vma_t from_pc, 
 }
 
 size_t cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
-                    const vma_t *from, const vma_t *self, const uint32_t *count, size_t n,
+                    const vma_t *from, const vma_t *self, const uint64_t *count, size_t n,
                     int all)
 {
   size_t i, m;
@@ -80,6 +65,11 @@ size_t cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSp
       if (keep->nslots) __builtin_prefetch(&keep->slot[h[i] & (keep->nslots - 1)], 1);
     }
     for (i = 0; i < m; i++) {
+      /* a pair seen before needs no symbol look-ups (a merge of many
+         files of one program sees the same pairs over and over); its
+         record and arc get the calls later, all at once
+         (cg_kept_settle).  The rest is out of line, so this path saves
+         no registers. */
       ArcSlot *seen = keep_find(keep, h[i % AHEAD_SLOT], from[i], self[i]);
       if (seen) seen->pending += count[i];
       else read_new_arc(cg, keep, tab, specs, from[i], self[i], count[i]);

@@ -1,8 +1,8 @@
 /* call_graph.h -- arc records from profile files into the call graph, and
  * back out to gmon.sum.
  *
- * cg_read_arc resolves a record's two addresses in the symbol table, drops
- * it when -k says so, adds it to the CallGraph and, when `keep' is given
+ * cg_read_arcs resolves each record's two addresses in the symbol table,
+ * drops it when -k says so, adds it to the CallGraph and, when `keep' is given
  * (-s), keeps the record for cg_write_arcs -- records with the same two
  * addresses summed as they are read, so memory grows with distinct arcs,
  * not with files -- which writes them as GNU does: one record per (caller
@@ -22,10 +22,7 @@ typedef struct {
   size_t nslots;
 } ArcRecs;
 
-void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
-                 vma_t from_pc, vma_t self_pc, uint64_t count);
-/* The same for N records in a row (the readers decode them in batches):
-   record i is FROM[i] -> SELF[i], COUNT[i] calls, read in order.  What
+/* N records in a row (the readers decode them in batches): record i is FROM[i] -> SELF[i], COUNT[i] calls, read in order.  What
    the records ahead will need (hash slots for -s, else symbols and arc
    slots) is fetched into the cache while earlier ones are read: on big
    graphs and long merges nearly every record is otherwise a few cache
@@ -34,10 +31,10 @@ void cg_read_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs
    for the caller to pass again at the start of its next batch (so the
    reading ahead runs on across batches).  Returns how many it read. */
 size_t cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSpecs *specs,
-                    const vma_t *from, const vma_t *self, const uint32_t *count, size_t n,
+                    const vma_t *from, const vma_t *self, const uint64_t *count, size_t n,
                     int all);
 /* -s: passes to the records and their arcs the calls of pairs seen
-   again (cg_read_arc adds them in the hash slot, the one cache line a
+   again (cg_read_arcs adds them in the hash slot, the one cache line a
    repeated pair touches: a merge of many files of one program sees the
    same pairs over and over). */
 void cg_kept_settle(ArcRecs *keep);

@@ -160,20 +160,14 @@ static void read_hist_rec(Reader *r)
   free(bins);
 }
 
-static void add_arc(Reader *r, vma_t from, vma_t self, uint64_t count)
-{
-  Profile *p = r->p;
-  cg_read_arc(&p->cg, opt.want_sum ? &p->arc_recs : NULL, r->cx->syms, r->cx->specs,
-              from, self, count);
-}
-
 /* Arc records are decoded this many at a time and handed to the call
-   graph together (cg_read_arcs reads ahead within a batch). */
+   graph together, by both readers (cg_read_arcs reads ahead, across
+   batches too). */
 #define ARC_BATCH 256
 
 typedef struct {
   vma_t from[ARC_BATCH], self[ARC_BATCH];
-  uint32_t count[ARC_BATCH];
+  uint64_t count[ARC_BATCH];        /* BSD's are address-sized */
   size_t n;
 } ArcBatch;
 
@@ -190,6 +184,16 @@ static void arc_flush(Reader *r, ArcBatch *b, int all)
   memmove(b->self, b->self + done, left * sizeof *b->self);
   memmove(b->count, b->count + done, left * sizeof *b->count);
   b->n = left;
+}
+
+/* One more record in the batch, which is handed on when full (with -d,
+   at once: each record's traces then follow its own line). */
+static void arc_push(Reader *r, ArcBatch *b, vma_t from, vma_t self, uint64_t count)
+{
+  b->from[b->n] = from;
+  b->self[b->n] = self;
+  b->count[b->n] = count;
+  if (++b->n == ARC_BATCH || opt.debug) arc_flush(r, b, opt.debug);
 }
 
 /* Arc records, the first one's tag taken, and those that follow it:
@@ -218,11 +222,7 @@ static void read_arc_recs(Reader *r)
     }
     DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
         (unsigned long long)from, (unsigned long long)self, count);
-    b.from[b.n] = from;
-    b.self[b.n] = self;
-    b.count[b.n] = count;
-    /* with -d, each record's traces follow its own line */
-    if (++b.n == ARC_BATCH || opt.debug) arc_flush(r, &b, opt.debug);
+    arc_push(r, &b, from, self, count);
     r->nrec_arcs++;
     if (r->pos == r->len || r->buf[r->pos] != GMON_TAG_CG_ARC) break;
     r->pos++;
@@ -321,15 +321,18 @@ static void read_bsd(Reader *r, int force44)
   r->p->have_hist = 1;
   r->p->have_arcs = 1;
   r->nrec_hist++;
+  ArcBatch b;
+  b.n = 0;
   while (avail(r, 3 * (size_t)as) == 3 * (size_t)as) {
     r->nrec_arcs++;
     vma_t from = 0, self = 0, count = 0;   /* the loop test left room for all three */
     get_addr(r, &from);
     get_addr(r, &self);
     get_addr(r, &count);
-    add_arc(r, from, self, count);
+    arc_push(r, &b, from, self, count);
     r->p->arcs_read = 1;
   }
+  arc_flush(r, &b, 1);
 }
 
 static const char *plural(int n, const char *one, const char *many)
