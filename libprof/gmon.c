@@ -51,6 +51,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -62,18 +64,26 @@ uintptr_t __prof_textsize;
 __thread prof_tab *__prof_tab;
 
 #define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
-#define TAB_INITIAL 1024         /* slots of a new table */
+/* Slots of a new table: small, since most threads call few distinct arcs
+   and 10,000 live threads must not cost much more than under glibc's
+   runtime (a table and its first slots are carved from shared chunks,
+   about 1.2 KB per thread); a busy thread's table grows by doubling. */
+#define TAB_INITIAL 64
 /* a table grows only past TAB_INITIAL / 2 arcs, so slots never move while
    its log of arc slots is complete */
-_Static_assert(TAB_INITIAL / 2 > PROF_TAB_LOG, "the arc log outlives no grow");
+_Static_assert(TAB_INITIAL / 2 >= PROF_TAB_LOG, "the arc log outlives no grow");
 
 static struct {
   int started, enabled, final;
+  int final_wanted;              /* the final write waits: snapshots stand aside */
   uintptr_t lowpc, highpc, textsize, bias;
   uint32_t *bins;
   size_t nbins;
   int hz;
-  int drop_overhead;             /* LIBPROF_OVERHEAD=drop */
+  int sig;                       /* the sampling signal (a real-time one) */
+  int overhead;                  /* LIBPROF_OVERHEAD: OV_DROP, OV_CHARGE, OV_REPORT */
+  uint64_t overhead_ticks;       /* samples in libprof's code, dropped */
+  char *arena, *arena_end;       /* where new tables are carved (under tab_lock) */
   pid_t pid;
   prof_tab *tabs;                /* every table ever made */
   prof_tab *free;                /* tables of finished threads, emptied */
@@ -97,6 +107,7 @@ static __thread uint64_t ticks_seen, timer_cpu0;
 static __thread size_t last_bin;
 static __thread uintptr_t slow_self;   /* selfpc, while in the slow path */
 #define NO_BIN ((size_t)-1)
+enum { OV_DROP, OV_CHARGE, OV_REPORT };
 
 static pthread_key_t tab_key;
 
@@ -115,6 +126,54 @@ static pid_t tid(void)
 {
   if (!my_tid) my_tid = (pid_t)syscall(SYS_gettid);
   return my_tid;
+}
+
+/* ---- signal masks ----
+   Threads that block every signal (servers' and compressors' workers,
+   made with a full mask so that signals go to the main thread) would
+   never be sampled.  So libprof's pthread_sigmask and sigprocmask, which
+   the program's calls reach before the C library's, keep the sampling
+   signal out of every mask they set, as glibc keeps its own two internal
+   signals (32 and 33) out; the sampling handler touches nothing of the
+   program's.  libprof's own masks go straight to the kernel. */
+static void mask_del(sigset_t *s, int sig)
+{
+  const int w = 8 * (int)sizeof(unsigned long);
+  ((unsigned long *)(void *)s)[(sig - 1) / w] &= ~(1UL << ((sig - 1) % w));
+}
+
+static int raw_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+  return syscall(SYS_rt_sigprocmask, how, set, old, (size_t)(_NSIG / 8)) == 0 ? 0 : errno;
+}
+
+static int user_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+  sigset_t s;
+  if (set && how != SIG_UNBLOCK) {
+    s = *set;
+    mask_del(&s, 32);            /* glibc's cancellation and set*id signals */
+    mask_del(&s, 33);
+    if (P.sig && P.hz) mask_del(&s, P.sig);
+    set = &s;
+  }
+  return raw_sigmask(how, set, old);
+}
+
+__attribute__((used)) static int do_pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+  PROF_SYM(pthread_sigmask);
+static int do_pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+  return user_sigmask(how, set, old);
+}
+
+__attribute__((used)) static int do_sigprocmask(int how, const sigset_t *set, sigset_t *old)
+  PROF_SYM(sigprocmask);
+static int do_sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+  int err = user_sigmask(how, set, old);
+  if (err) { errno = err; return -1; }
+  return 0;
 }
 
 /* ---- locks (usable from signal handlers) ---- */
@@ -168,13 +227,19 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
   last_bin = NO_BIN;
   if (!P.enabled || !P.bins) return;
   if (in_libprof || (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end)) {
-    uintptr_t self = slow_self;
-    for (const prof_stub_range *r = prof_stub_map; r < prof_stub_map_end; r++)
-      if (pc >= r->begin && pc < r->end) {
-        self = *(const uintptr_t *)(sp + r->depth);
-        break;
-      }
-    if (!self || P.drop_overhead) return;
+    /* the runtime's own time: dropped (counted for LIBPROF_OVERHEAD=report),
+       or charged to the profiled function that called mcount */
+    uintptr_t self = P.overhead == OV_CHARGE ? slow_self : 0;
+    if (P.overhead == OV_CHARGE)
+      for (const prof_stub_range *r = prof_stub_map; r < prof_stub_map_end; r++)
+        if (pc >= r->begin && pc < r->end) {
+          self = *(const uintptr_t *)(sp + r->depth);
+          break;
+        }
+    if (!self) {
+      __atomic_fetch_add(&P.overhead_ticks, n, __ATOMIC_RELAXED);
+      return;
+    }
     pc = self;
   }
   uintptr_t off = pc - P.lowpc;
@@ -192,7 +257,7 @@ static void start_thread_timer(void)
   struct sigevent ev;
   memset(&ev, 0, sizeof ev);
   ev.sigev_notify = SIGEV_THREAD_ID;
-  ev.sigev_signo = SIGPROF;
+  ev.sigev_signo = P.sig;
   ev._sigev_un._tid = tid();
   if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &my_timer) != 0) return;
   have_timer = 1;
@@ -268,11 +333,11 @@ static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
     if ((t->used + 1) * 2 > t->mask + 1) {       /* keep the load under 1/2 */
       sigset_t all, old;
       sigfillset(&all);
-      pthread_sigmask(SIG_BLOCK, &all, &old);
+      raw_sigmask(SIG_BLOCK, &all, &old);
       uint64_t n = (t->mask + 1) * 2;
       prof_slot *ns = map_zero(n * sizeof *ns);
       if (!ns) {
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        raw_sigmask(SIG_SETMASK, &old, NULL);
         return 0;
       }
       for (uint64_t j = 0; j <= t->mask; j++) {
@@ -285,7 +350,7 @@ static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
       __atomic_store_n(&t->slots, ns, __ATOMIC_RELEASE);
       __atomic_store_n(&t->end, ns + n, __ATOMIC_RELEASE);
       __atomic_store_n(&t->mask, n - 1, __ATOMIC_RELEASE);
-      pthread_sigmask(SIG_SETMASK, &old, NULL);
+      raw_sigmask(SIG_SETMASK, &old, NULL);
       return tab_add(t, key, count);
     }
     sl->count = count;
@@ -294,6 +359,32 @@ static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
     t->used++;
     return 1;
   }
+}
+
+/* A new table with TAB_INITIAL slots, carved with them from a shared
+   chunk (a mapping per table would cost a page or more per thread), and
+   put on the list of every table.  Called under tab_lock. */
+static prof_tab *tab_carve(void)
+{
+  const size_t need = (sizeof(prof_tab) + TAB_INITIAL * sizeof(prof_slot) + 63) & ~(size_t)63;
+  if ((size_t)(P.arena_end - P.arena) < need) {
+    const size_t chunk = 256 * 1024;
+    char *c = map_zero(chunk);
+    if (!c) return NULL;
+    P.arena = c;
+    P.arena_end = c + chunk;
+  }
+  prof_tab *t = (prof_tab *)P.arena;
+  prof_slot *s = (prof_slot *)(P.arena + sizeof(prof_tab));
+  P.arena += need;
+  t->slots = s;
+  t->mask = TAB_INITIAL - 1;
+  t->end = s + TAB_INITIAL;
+  t->used = 0;
+  prof_tab *head = __atomic_load_n(&P.tabs, __ATOMIC_ACQUIRE);
+  do t->next = head;
+  while (!__atomic_compare_exchange_n(&P.tabs, &head, t, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  return t;
 }
 
 /* The calling thread's table: a finished thread's emptied one if there
@@ -305,14 +396,9 @@ static prof_tab *thread_table(void)
   int taken = lock_take(&P.tab_lock, -1);
   t = P.free;
   if (t) P.free = t->next_free;
+  else t = tab_carve();
   lock_give(&P.tab_lock, taken);
-  if (!t) {
-    t = map_zero(sizeof *t);
-    if (!t || !tab_init(t, TAB_INITIAL)) return NULL;
-    prof_tab *head = __atomic_load_n(&P.tabs, __ATOMIC_ACQUIRE);
-    do t->next = head;
-    while (!__atomic_compare_exchange_n(&P.tabs, &head, t, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-  }
+  if (!t) return NULL;
   __prof_tab = t;
   pthread_setspecific(tab_key, t);
   start_thread_timer();
@@ -368,12 +454,27 @@ static int find_main(struct dl_phdr_info *info, size_t size, void *data)
   return 1;                      /* the first object is the program */
 }
 
+/* What a program that sandboxes itself leaves libprof (see
+   before_sandbox): the final file opened before, and a copy of stderr
+   for programs that close theirs before exit. */
+static struct {
+  int fd, err_fd;
+  pid_t pid;                     /* the process that opened them */
+  dev_t dev;
+  ino_t ino;
+  char name[4096];
+} early = { -1, -1, 0, 0, 0, "" };
+
 static void say(const char *a, const char *b, const char *c)
 {
   /* stderr without stdio: this can run in a signal handler */
   const char *s[3] = { a, b, c };
-  for (int i = 0; i < 3; i++)
-    if (s[i] && write(2, s[i], strlen(s[i])) < 0) return;
+  for (int i = 0; i < 3; i++) {
+    if (!s[i]) continue;
+    if (write(2, s[i], strlen(s[i])) < 0
+        && (errno != EBADF || early.err_fd < 0 || write(early.err_fd, s[i], strlen(s[i])) < 0))
+      return;
+  }
 }
 
 static void child_after_fork(void);
@@ -384,6 +485,79 @@ static void on_dump_signal(int sig);
 static void *helper_main(void *arg);
 static void cleanup(void);
 static int parse_signal(const char *s);
+static void settings(void);
+
+extern int __register_atfork(void (*)(void), void (*)(void), void (*)(void), void *);
+extern void *__dso_handle;
+
+/* A setting that cannot be used as documented: one line, and the default. */
+static void reject(const char *var, const char *val, const char *why)
+{
+  say("libprof: ", var, "=");
+  say(val, ": ", why);
+  say("\n", NULL, NULL);
+}
+
+/* The whole of S as a decimal number from 0 to MAX, or -1. */
+static long whole_number(const char *s, long max)
+{
+  long v = 0;
+  if (!*s) return -1;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return -1;
+    v = v * 10 + (*s - '0');
+    if (v > max) return -1;
+  }
+  return v;
+}
+
+/* The sampling signal: a real-time signal nobody uses (the highest whose
+   disposition is the default and which is not LIBPROF_DUMP_SIGNAL), so a
+   program's own SIGPROF handler and ITIMER_PROF timer get their own
+   signals only, at their own rate. */
+static int pick_signal(void)
+{
+  for (int s = SIGRTMAX; s >= SIGRTMIN; s--) {
+    struct sigaction old;
+    if (s == P.dump_signal || sigaction(s, NULL, &old) != 0) continue;
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) return s;
+  }
+  return SIGPROF;
+}
+
+/* The environment, each value used as libprof(3) says or rejected with a
+   message (and its default used). */
+static void settings(void)
+{
+  const char *v = getenv("LIBPROF_HZ");
+  P.hz = 100;
+  if (v) {
+    long hz = whole_number(v, 100000);
+    if (hz < 0) reject("LIBPROF_HZ", v, "not a whole number from 0 to 100000; sampling at 100 Hz");
+    else P.hz = (int)hz;
+  }
+  v = getenv("LIBPROF_OVERHEAD");
+  P.overhead = OV_DROP;
+  if (v) {
+    if (!strcmp(v, "drop")) P.overhead = OV_DROP;
+    else if (!strcmp(v, "charge")) P.overhead = OV_CHARGE;
+    else if (!strcmp(v, "report")) P.overhead = OV_REPORT;
+    else reject("LIBPROF_OVERHEAD", v, "not drop, charge or report; dropping");
+  }
+  v = getenv("LIBPROF_DUMP_SIGNAL");
+  P.dump_signal = v ? parse_signal(v) : 0;
+  if (v && !P.dump_signal) reject("LIBPROF_DUMP_SIGNAL", v, "not a signal libprof can use; no snapshots on a signal");
+  v = getenv("LIBPROF_INTERVAL");
+  P.interval = 0;
+  if (v) {
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d == 0 || (d >= 0.001 && d <= 1e9)))
+      reject("LIBPROF_INTERVAL", v, "not 0 or a number of seconds from 0.001 to 1e9; no periodic snapshots");
+    else P.interval = d;
+  }
+  P.sig = pick_signal();
+}
 
 static void start(unsigned long lowpc, unsigned long highpc)
 {
@@ -412,28 +586,18 @@ static void start(unsigned long lowpc, unsigned long highpc)
   }
   __prof_lowpc = P.lowpc;
 
-  const char *r = getenv("LIBPROF_HZ");
-  P.hz = r ? atoi(r) : 100;
-  if (P.hz < 0) P.hz = 0;
-  if (P.hz > 100000) P.hz = 100000;
-  const char *ov = getenv("LIBPROF_OVERHEAD");
-  P.drop_overhead = ov && !strcmp(ov, "drop");
+  settings();
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigprof;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGPROF, &sa, NULL);
+  sigaction(P.sig, &sa, NULL);
   pthread_key_create(&tab_key, thread_done);
-  pthread_atfork(fork_prepare, fork_parent, child_after_fork);
-
-  const char *ds = getenv("LIBPROF_DUMP_SIGNAL");
-  P.dump_signal = ds && *ds ? parse_signal(ds) : 0;
-  if (ds && *ds && !P.dump_signal)
-    say("libprof: LIBPROF_DUMP_SIGNAL: unknown signal ", ds, "\n");
-  const char *iv = getenv("LIBPROF_INTERVAL");
-  P.interval = iv ? strtod(iv, NULL) : 0;
-  if (!(P.interval > 0)) P.interval = 0;
+  /* glibc's own registration, which pthread_atfork calls: pthread_atfork
+     would bring a function of libc_nonshared.a into the program, listed
+     by gprof -z as glibc's runtime never is */
+  __register_atfork(fork_prepare, fork_parent, child_after_fork, __dso_handle);
 
   /* A stack overflow ends in SIGSEGV with no stack left to handle it:
      unless the program has one, the main thread gets an alternate
@@ -479,10 +643,10 @@ static void start(unsigned long lowpc, unsigned long highpc)
     pthread_t th;
     sigset_t all, old;
     sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
+    raw_sigmask(SIG_BLOCK, &all, &old);
     P.helper = pthread_create(&th, NULL, helper_main, NULL) == 0;
     if (P.helper) pthread_detach(th);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    raw_sigmask(SIG_SETMASK, &old, NULL);
   }
   in_libprof--;
 }
@@ -597,26 +761,67 @@ static void wint(wbuf *w, uint64_t v, int n)
   }
 }
 
-/* DST = A B C, each possibly NULL; the number is written in decimal. */
-static void make_name(char *dst, size_t cap, const char *a, const char *b, long num)
+/* DST = A B C, each possibly NULL; the number is written in decimal.
+   Returns 0, or -1 when it does not fit in CAP bytes (DST then holds
+   what fits). */
+static int make_name(char *dst, size_t cap, const char *a, const char *b, long num)
 {
   size_t n = 0;
-  for (const char *s = a; s && *s && n + 1 < cap; s++) dst[n++] = *s;
-  for (const char *s = b; s && *s && n + 1 < cap; s++) dst[n++] = *s;
+  int fits = 1;
+  for (const char *s = a; s && *s; s++)
+    if (n + 1 < cap) dst[n++] = *s; else fits = 0;
+  for (const char *s = b; s && *s; s++)
+    if (n + 1 < cap) dst[n++] = *s; else fits = 0;
   if (num >= 0) {
     char d[24];
     int k = 0;
     do d[k++] = (char)('0' + num % 10); while ((num /= 10) > 0);
-    while (k && n + 1 < cap) dst[n++] = d[--k];
+    while (k)
+      if (n + 1 < cap) dst[n++] = d[--k]; else { fits = 0; k--; }
   }
   dst[n] = 0;
+  return fits ? 0 : -1;
 }
 
-/* Opens a temporary file beside NAME; fills TMP with its name. */
-static int open_tmp(const char *name, char *tmp, size_t cap)
+/* The writer's sum of every table: private to the writer, so it grows
+   (load kept under 1/2) and frees its old slots at once. */
+typedef struct {
+  prof_slot *slots;
+  uint64_t mask, used;
+} sum_tab;
+
+static int sum_init(sum_tab *t, uint64_t n)
 {
-  make_name(tmp, cap, name, ".tmp.", (long)tid());
-  return open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+  t->slots = map_zero(n * sizeof *t->slots);
+  t->mask = n - 1;
+  t->used = 0;
+  return t->slots != NULL;
+}
+
+static int sum_add(sum_tab *t, uint64_t key, uint64_t count)
+{
+  uint64_t k = slot_of(key, t->mask);
+  while (t->slots[k].key && t->slots[k].key != key) k = (k + 1) & t->mask;
+  if (!t->slots[k].key) {
+    if ((t->used + 1) * 2 > t->mask + 1) {
+      sum_tab g;
+      if (!sum_init(&g, (t->mask + 1) * 2)) return 0;
+      for (uint64_t j = 0; j <= t->mask; j++)
+        if (t->slots[j].key) {
+          uint64_t i = slot_of(t->slots[j].key, g.mask);
+          while (g.slots[i].key) i = (i + 1) & g.mask;
+          g.slots[i] = t->slots[j];
+        }
+      g.used = t->used;
+      munmap(t->slots, (t->mask + 1) * sizeof *t->slots);
+      *t = g;
+      return sum_add(t, key, count);
+    }
+    t->slots[k].key = key;
+    t->used++;
+  }
+  t->slots[k].count += count;
+  return 1;
 }
 
 static void write_data(wbuf *w)
@@ -647,33 +852,37 @@ static void write_data(wbuf *w)
       wint(w, left > 0xffff ? 0xffff : left, 2);
     }
   }
-  /* every table and the finished threads' one, summed */
+  /* every table and the finished threads' one, summed.  Other threads go
+     on counting (and finding new arcs) while this runs, so the sum is
+     sized from what is seen, growing as it fills, never from a count read
+     before. */
   int taken = lock_take(&P.tab_lock, 2000);
-  uint64_t total = P.retired.used;
-  for (prof_tab *t = P.tabs; t; t = t->next) total += t->used;
-  uint64_t n = 16;
-  while (n < total * 2 + 2) n *= 2;
-  prof_tab sum;
-  memset(&sum, 0, sizeof sum);
-  if (!tab_init(&sum, n)) {
+  uint64_t seen = P.retired.used, n = 1024;
+  for (prof_tab *t = P.tabs; t; t = t->next) seen += __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+  while (n < seen * 2 && n < ((uint64_t)1 << 32)) n *= 2;   /* a guess: it grows if need be */
+  sum_tab sum = { NULL, 0, 0 };
+  if (!sum_init(&sum, n)) {
     lock_give(&P.tab_lock, taken);
     w->err = ENOMEM;
     return;
   }
   for (prof_tab *t = &P.retired; t; t = t == &P.retired ? P.tabs : t->next) {
-    prof_slot *slots = __atomic_load_n(&t->slots, __ATOMIC_ACQUIRE);
+    /* the mask before the slots: a table that grows stores its new slots
+       first, so these slots have at least mask + 1 entries */
     uint64_t mask = __atomic_load_n(&t->mask, __ATOMIC_ACQUIRE);
+    prof_slot *slots = __atomic_load_n(&t->slots, __ATOMIC_ACQUIRE);
     for (uint64_t i = 0; slots && i <= mask; i++) {
       uint64_t key = __atomic_load_n(&slots[i].key, __ATOMIC_ACQUIRE);
-      if (!key) continue;
-      uint64_t k = slot_of(key, n - 1);
-      while (sum.slots[k].key && sum.slots[k].key != key) k = (k + 1) & (n - 1);
-      sum.slots[k].key = key;
-      sum.slots[k].count += slots[i].count;
+      if (key && !sum_add(&sum, key, slots[i].count)) {
+        lock_give(&P.tab_lock, taken);
+        munmap(sum.slots, (sum.mask + 1) * sizeof *sum.slots);
+        w->err = ENOMEM;
+        return;
+      }
     }
   }
   lock_give(&P.tab_lock, taken);
-  for (uint64_t i = 0; i < n; i++) {
+  for (uint64_t i = 0; i <= sum.mask; i++) {
     uint64_t key = sum.slots[i].key, c64 = sum.slots[i].count;
     if (!key) continue;
     uintptr_t from = P.lowpc + (uintptr_t)(key >> 32) - P.bias;
@@ -687,46 +896,132 @@ static void write_data(wbuf *w)
       c64 -= c;
     }
   }
-  munmap(sum.slots, n * sizeof *sum.slots);
+  munmap(sum.slots, (sum.mask + 1) * sizeof *sum.slots);
 }
 
-/* Writes the profile to PATH through a temporary file.  Returns 0 or an
-   errno value. */
-static int write_to(const char *path)
+/* Writes the profile into the open file FD.  Returns 0 or an errno value. */
+static int write_fd(int fd)
 {
-  char tmp[4200];
-  int fd = open_tmp(path, tmp, sizeof tmp);
-  if (fd < 0) return errno;
   static wbuf w;                 /* under write_lock; kept off the stack */
   w.fd = fd;
   w.err = 0;
   w.n = 0;
   write_data(&w);
   wflush(&w);
-  if (close(fd) != 0 && !w.err) w.err = errno;
-  if (!w.err && rename(tmp, path) != 0) w.err = errno;
-  if (w.err) unlink(tmp);
   return w.err;
 }
 
-/* The file the program writes at exit: $GMON_OUT_PREFIX.PID, gmon.out in
-   a process forked after start-up gmon.out.PID (so it does not overwrite
-   its parent's), else gmon.out.  As with glibc, a prefix naming a place
-   that cannot be written falls back to gmon.out.  Returns 0 or errno. */
+static int close_keep(int fd, int err)
+{
+  int e = errno;
+  if (close(fd) != 0 && !err) err = errno;
+  errno = e;
+  return err;
+}
+
+/* Writes the profile to PATH.  Returns 0 or an errno value.
+   - A symbolic link is refused (ELOOP), as glibc's runtime refuses it, so
+     a link the user made (to /dev/null, say) stays what it is.
+   - Anything that is not a regular file (a device, a FIFO) is written
+     into, as glibc does, never replaced; a FIFO with no reader is an
+     error (ENXIO), not a wait without end.
+   - A regular file, or none: the profile goes to an unnamed file in the
+     same directory (O_TMPFILE), linked into place when whole, so neither
+     a reader nor a kill ever leaves half a profile or a temporary name
+     behind (the only name ever made, for replacing an existing file, lives
+     between two system calls).  Where the file system has no O_TMPFILE
+     or /proc is missing, a named temporary file is renamed into place;
+     where the directory cannot be written but the file can, the file is
+     written in place, as glibc would. */
+static int write_to(const char *path)
+{
+  static char dir[4096], tmp[4096 + 64], proc[64];
+  struct stat st;
+  int exists = lstat(path, &st) == 0;
+  if (exists && S_ISLNK(st.st_mode)) return ELOOP;
+  if (exists && S_ISDIR(st.st_mode)) return EISDIR;
+  if (exists && !S_ISREG(st.st_mode)) {
+    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return close_keep(fd, write_fd(fd));
+  }
+  /* the directory, and a short name in it for the rare rename */
+  const char *slash = strrchr(path, '/');
+  size_t dn = slash ? (size_t)(slash - path) : 0;
+  if (dn >= sizeof dir) return ENAMETOOLONG;
+  if (slash) { memcpy(dir, path, dn); dir[dn] = 0; if (!dn) { dir[0] = '/'; dir[1] = 0; } }
+  else { dir[0] = '.'; dir[1] = 0; }
+  make_name(tmp, sizeof tmp, dir, "/.gmon.tmp.", (long)tid());
+
+  int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (fd >= 0) {
+    int err = write_fd(fd);
+    make_name(proc, sizeof proc, "/proc/self/fd/", NULL, fd);
+    if (!err && !exists) {
+      if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0) return close_keep(fd, 0);
+      if (errno != EEXIST) err = errno;
+    }
+    if (!err) {
+      unlink(tmp);
+      if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0) err = errno;
+      else if (rename(tmp, path) != 0) { err = errno; unlink(tmp); }
+    }
+    err = close_keep(fd, err);
+    if (err != ENOENT) return err;          /* ENOENT: no /proc; try by name */
+  } else if (errno == EACCES || errno == EPERM || errno == EROFS) {
+    if (!exists) return errno;
+    /* the directory is closed to us, the file perhaps not: in place */
+    fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    return close_keep(fd, write_fd(fd));
+  } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+    return errno;                           /* a missing directory, ... */
+  }
+  /* by name: a temporary file renamed into place */
+  fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return errno;
+  int err = close_keep(fd, write_fd(fd));
+  if (!err && rename(tmp, path) != 0) err = errno;
+  if (err) unlink(tmp);
+  return err;
+}
+
+/* The file the program writes at exit: $GMON_OUT_PREFIX.PID (FIRST), or
+   gmon.out -- gmon.out.PID in a process forked after start-up, so it
+   does not overwrite its parent's.  Returns 0, or ENAMETOOLONG. */
+static int default_name(char *name, size_t cap, int first)
+{
+  const char *prefix = getenv("GMON_OUT_PREFIX");
+  long pid = (long)getpid();
+  if (first && prefix) return make_name(name, cap, prefix, ".", pid) ? ENAMETOOLONG : 0;
+  if (pid != (long)P.pid && !prefix) return make_name(name, cap, "gmon.out.", NULL, pid) ? ENAMETOOLONG : 0;
+  return make_name(name, cap, "gmon.out", NULL, -1) ? ENAMETOOLONG : 0;
+}
+
+/* Writes the file the program writes at exit.  As with glibc, a prefix
+   naming a place that cannot be written falls back to gmon.out.  In a
+   process that has sandboxed itself since (before_sandbox), the file
+   opened before is written through when nothing else can be.  Returns 0
+   or errno. */
 static int write_default(int report)
 {
   char name[4096];
-  const char *prefix = getenv("GMON_OUT_PREFIX");
-  pid_t pid = getpid();
   int err = -1;
-  if (prefix) {
-    make_name(name, sizeof name, prefix, ".", (long)pid);
+  if (getenv("GMON_OUT_PREFIX"))
+    err = default_name(name, sizeof name, 1) ? ENAMETOOLONG : write_to(name);
+  if (err) {
+    default_name(name, sizeof name, 0);
     err = write_to(name);
   }
-  if (err) {
-    if (pid != P.pid && !prefix) make_name(name, sizeof name, "gmon.out.", NULL, (long)pid);
-    else make_name(name, sizeof name, "gmon.out", NULL, -1);
-    err = write_to(name);
+  if (err && early.fd >= 0 && early.pid == getpid()) {
+    struct stat st;
+    if (fstat(early.fd, &st) == 0 && st.st_dev == early.dev && st.st_ino == early.ino
+        && ftruncate(early.fd, 0) == 0 && lseek(early.fd, 0, SEEK_SET) == 0) {
+      err = write_fd(early.fd);
+      make_name(name, sizeof name, early.name, NULL, -1);
+    }
   }
   if (err && report) {             /* worded as glibc's */
     say("_mcleanup: ", name, ": ");
@@ -735,8 +1030,50 @@ static int write_default(int report)
   return err;
 }
 
+/* A program about to sandbox itself (Landlock and seccomp both need
+   PR_SET_NO_NEW_PRIVS first; xz does it at start-up) may no longer be
+   allowed to create files, or even to print (xz closes stderr before it
+   exits).  So at that moment libprof opens the file it will write at
+   exit -- creating it empty if need be -- and keeps a copy of stderr;
+   write_default uses them only if the usual way fails. */
+static void before_sandbox(void)
+{
+  if (!P.started || !P.bins || early.fd >= 0) return;
+  in_libprof++;
+  if (default_name(early.name, sizeof early.name, 1) == 0) {
+    int fd = open(early.name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0666);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+      early.dev = st.st_dev;
+      early.ino = st.st_ino;
+      early.fd = fd;
+      early.pid = getpid();
+    } else if (fd >= 0) {
+      close(fd);
+    }
+  }
+  if (early.err_fd < 0) early.err_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
+  in_libprof--;
+}
+
+__attribute__((used)) static int do_prctl(int option, unsigned long a2, unsigned long a3,
+                                             unsigned long a4, unsigned long a5) PROF_SYM(prctl);
+static int do_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
+{
+  if ((option == PR_SET_NO_NEW_PRIVS && a2) || option == PR_SET_SECCOMP) before_sandbox();
+  return (int)syscall(SYS_prctl, option, a2, a3, a4, a5);
+}
+
 static void report_lost(void)
 {
+  if (P.overhead == OV_REPORT) {
+    char n[32], t[32];
+    uint64_t k = P.overhead_ticks, hz = P.hz ? (uint64_t)P.hz : 100;
+    make_name(n, sizeof n, NULL, NULL, (long)k);
+    make_name(t, sizeof t, NULL, NULL, (long)(k * 1000 / hz));
+    say("libprof: ", n, " samples (");
+    say(t, " ms of CPU time) in libprof's own code, not in the profile\n", NULL);
+  }
   uint64_t lost = P.lost_arcs;
   if (!lost) return;
   char n[32];
@@ -749,6 +1086,9 @@ static void write_final(int patience_ms)
 {
   if (!P.started || !P.bins) return;
   in_libprof++;
+  /* snapshots back to back (a short LIBPROF_INTERVAL, a program calling
+     libprof_dump in a loop) must not keep the lock from the final write */
+  __atomic_store_n(&P.final_wanted, 1, __ATOMIC_RELEASE);
   int taken = lock_take(&P.write_lock, patience_ms);
   if (!P.final) {
     P.final = 1;
@@ -778,8 +1118,9 @@ static int snapshot(const char *path)
 {
   if (!P.started || !P.bins) { errno = EINVAL; return -1; }
   in_libprof++;
+  if (__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE)) { in_libprof--; return 0; }
   int taken = lock_take(&P.write_lock, -1);
-  int err = P.final ? 0 : path ? write_to(path) : write_default(0);
+  int err = P.final || P.final_wanted ? 0 : path ? write_to(path) : write_default(0);
   lock_give(&P.write_lock, taken);
   in_libprof--;
   if (err) { errno = err; return -1; }
@@ -812,7 +1153,7 @@ static void *helper_main(void *arg)
     if (P.interval) {
       clock_gettime(CLOCK_MONOTONIC, &now);
       double left = next - ((double)now.tv_sec + (double)now.tv_nsec / 1e9);
-      ms = left > 0 ? (int)(left * 1000 + 0.5) : 0;
+      ms = left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1000 + 0.5);
     }
     struct pollfd pf = { P.wake[0], POLLIN, 0 };
     int r = poll(&pf, 1, ms);
@@ -913,3 +1254,6 @@ PUBLIC(moncontrol, moncontrol)
 PUBLIC(_mcleanup, mcleanup)
 PUBLIC(mcleanup, mcleanup)
 PUBLIC(libprof_dump, dump)
+PUBLIC(pthread_sigmask, pthread_sigmask)
+PUBLIC(sigprocmask, sigprocmask)
+PUBLIC(prctl, prctl)

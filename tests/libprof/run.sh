@@ -143,19 +143,24 @@ for mode in pie static nopie fentry m32; do
   if [ $mode = m32 ]; then h="-m32"; else h=""; fi
   r=$(python3 "$here/hist.py" $h gmon.out 1 $range)
   top_fn=$("$G" -b -p heavy gmon.out | awk 'NR == 6 {print $NF}')
-  case "$r" in *"in-range 0") [ -n "$range" ] && { [ "$top_fn" = leaf ] || [ "$top_fn" = mid ]; } ;; *) false;; esac
+  # (i386 PIC code calls a thunk for every access to a global: as hot
+  # as the functions themselves once mcount's time is dropped)
+  case "$r" in *"in-range 0") [ -n "$range" ] && case $top_fn in leaf|mid|__x86.get_pc_thunk.*) true;; *) false;; esac ;; *) false;; esac
   say $? "no sample on libprof's code in a call-heavy program ($mode: $r; busiest $top_fn)"
 done
 
-# LIBPROF_OVERHEAD=drop: mcount's samples dropped, not charged to callers
+# mcount's samples are dropped by default (glibc's mcount lies outside the
+# program, so its time is never sampled); LIBPROF_OVERHEAD=charge charges
+# them to the function that called mcount
 cc -O1 -pg heavy.c -o heavy -L"$top/libprof" -lprof
 rm -f gmon.out; LIBPROF_HZ=1000 ./heavy
-charged=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
-rm -f gmon.out; LIBPROF_HZ=1000 LIBPROF_OVERHEAD=drop ./heavy
 dropped=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
 range=$(nm heavy | awk '/libprof\$text_begin/ {b = $1} /libprof\$text_end/ {e = $1} END {print b, e}')
-python3 "$here/hist.py" gmon.out 1 $range | grep -q 'in-range 0$' && echo "$dropped $charged" | awk '{exit !($1 < 0.9 * $2)}'
-say $? "LIBPROF_OVERHEAD=drop: ${dropped}s sampled against ${charged}s with mcount's time charged"
+in_range=$(python3 "$here/hist.py" gmon.out 1 $range | awk '{print $NF}')
+rm -f gmon.out; LIBPROF_HZ=1000 LIBPROF_OVERHEAD=charge ./heavy
+charged=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
+[ "$in_range" = 0 ] && echo "$dropped $charged" | awk '{exit !($1 < 0.9 * $2)}'
+say $? "mcount's time dropped by default: ${dropped}s sampled, ${charged}s with LIBPROF_OVERHEAD=charge"
 
 # ---- every tick counted ----
 cc -O1 -pg "$here/short.c" -o short -L"$top/libprof" -lprof

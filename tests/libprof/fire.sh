@@ -1,0 +1,194 @@
+#!/bin/sh
+# libprof under fire: what a hostile or unlucky program does to a
+# profiling runtime -- snapshots racing threads that find new arcs,
+# profiles aimed at devices, FIFOs and symbolic links, kills in the middle
+# of a write, the program's own profiling timer, settings that make no
+# sense, long prefixes, threads that block every signal, ten thousand
+# live threads.  Prints "ok ..." / "FAIL ..." lines like run.sh.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/libprof
+G=${GPROF:-$top/gprof}
+w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+cd "$w"
+say() { if [ "$1" = 0 ]; then echo "ok $2"; else echo "FAIL $2"; fi; }
+calls() { # binary gmon function -> call count in the flat profile
+  "$G" -b -p "$1" "$2" | awk -v f="$3" '$NF == f && NF >= 7 {print $4}'
+}
+lp="-L$top/libprof -lprof -lpthread"
+cc -O1 -pg "$here/known.c" -o known $lp
+cc -O1 -pg -I"$top/libprof" "$here/snap.c" -o snap $lp
+
+# ---- snapshots while threads find new arcs: no hang, every call ----
+{
+  echo 'static volatile int fsink;'
+  i=0; while [ $i -lt 2048 ]; do echo "__attribute__((noinline)) void f$i(void) { fsink++; }"; i=$((i + 1)); done
+  echo '#define NF 2048'
+  printf 'static void (*const fns[NF])(void) = {'
+  i=0; while [ $i -lt 2048 ]; do printf 'f%d,' $i; i=$((i + 1)); done
+  echo '};'
+} > fns.h
+cc -O1 -pg -I. -I"$top/libprof" "$here/race.c" -o race $lp
+fsum() { "$G" -b -p race "$1" | awk '$NF ~ /^f[0-9]+$/ {s += $4} END {print s + 0}'; }
+ok=1; runs=""
+for run in 1 2 3 4; do
+  rm -f gmon.out snap.out
+  if [ $((run % 2)) = 1 ]; then n=$(timeout 60 ./race 100000 snap.out 300); rc=$?; how=dump
+  else n=$(LIBPROF_INTERVAL=0.001 timeout 60 ./race 0 snap.out 300); rc=$?; how=interval; fi
+  got=$(fsum gmon.out)
+  runs="$runs $how:$rc:$got"
+  [ $rc = 0 ] && [ "$got" = "$n" ] || ok=0
+  [ $how = interval ] || [ "$(fsum snap.out)" -gt 0 ] || ok=0
+done
+say $((1 - ok)) "snapshots (libprof_dump, LIBPROF_INTERVAL=0.001) while 4 threads find 131072 new arcs: every run ends, every call counted (how:status:calls$runs)"
+
+# ---- files libprof does not own ----
+msg_glibc="_mcleanup: gmon.out: Too many levels of symbolic links"
+rm -f gmon.out target; ln -s target gmon.out
+./known > /dev/null 2> link.err
+[ -L gmon.out ] && [ ! -e target ] && [ "$(cat link.err)" = "$msg_glibc" ]
+say $? "gmon.out a symbolic link: left alone, not followed, glibc's message ($(cat link.err))"
+rm -f gmon.out; ln -s /dev/null gmon.out
+./known > /dev/null 2> link.err
+[ "$(readlink gmon.out)" = /dev/null ] && [ -c /dev/null ]
+say $? "gmon.out -> /dev/null (the usual way to discard profiles) stays a link to /dev/null"
+rm -f gmon.out
+if [ "$(id -u)" = 0 ] && mknod full c 1 7 2> /dev/null && mknod null c 1 3 2> /dev/null; then
+  ./snap call full > /dev/null; rf=$?
+  ./snap call null > /dev/null; rn=$?
+  [ -c full ] && [ -c null ] && [ $rf = 2 ] && [ $rn = 0 ]
+  say $? "profiles into character devices (a /dev/full and a /dev/null made with mknod) write through them: status $rf and $rn, both still devices"
+else
+  ./snap call /dev/full > /dev/null; rf=$?
+  [ -c /dev/full ] && [ $rf = 2 ]
+  say $? "libprof_dump(\"/dev/full\") fails (status $rf) and /dev/full stays a device"
+fi
+mkfifo fifo
+cat fifo > fromfifo & reader=$!
+timeout 20 ./snap call fifo > /dev/null; rc=$?
+wait $reader
+[ $rc = 0 ] && [ -p fifo ] && [ "$(calls snap fromfifo phase1)" = 1000 ]
+say $? "libprof_dump into a FIFO with a reader: the reader gets the profile, the FIFO stays"
+mkfifo fifo2
+timeout 20 ./snap call fifo2 > /dev/null; rc=$?
+[ $rc = 2 ] && [ -p fifo2 ]
+say $? "libprof_dump into a FIFO without a reader: an error at once (status $rc), no wait"
+# a kill -9 in the middle of writing leaves no temporary file: the race
+# program writes snapshot after snapshot while it is killed
+mkdir kills && cd kills
+left=""
+for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+  ../race 100000000 snap.out 3000 > /dev/null 2>&1 & pid=$!
+  sleep 0.$((k % 4 + 1))
+  kill -9 $pid 2> /dev/null; wait $pid 2> /dev/null
+  extra=$(ls -A | grep -v -x -e snap.out -e gmon.out)
+  [ -n "$extra" ] && left="$left $extra"
+  rm -f ./* ./.[!.]* 2> /dev/null
+done
+cd ..
+[ -z "$left" ]
+say $? "20 kill -9 during snapshots: no temporary file left behind ($left)"
+
+# ---- the program's own ITIMER_PROF at its own rate ----
+cc -O1 -pg "$here/ownprof.c" -o ownprof $lp
+rate=$(./ownprof 1)
+echo "$rate" | awk '{exit !($1 >= 80 && $1 <= 125)}'
+say $? "a program's own SIGPROF handler and 100 Hz ITIMER_PROF get $rate signals per CPU second (80-125; libprof samples with its own signal)"
+rm -f gmon.out; ./ownprof 0.3 > /dev/null
+s=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
+echo "$s" | awk '{exit !($1 >= 0.02)}'
+say $? "... and libprof still samples it (${s}s in the program's own code)"
+
+# ---- settings: used as documented or rejected with one line ----
+rate_of() { od -An -t u4 -j 41 -N 4 "$1" | tr -d ' '; }   # the histogram's rate
+bad=""
+check_env() { # VAR VALUE WANT-RATE: one line on stderr naming it, the default used
+  rm -f gmon.out
+  env "$1=$2" ./known > /dev/null 2> env.err
+  n=$(wc -l < env.err)
+  case $(head -1 env.err) in "libprof: $1=$2: "*) ;; *) n=x;; esac
+  [ "$n" = 1 ] && [ -f gmon.out ] && [ "$(rate_of gmon.out)" = "$3" ] || bad="$bad [$1=$2: $(head -1 env.err) rate $(rate_of gmon.out)]"
+}
+for v in 1e9 2147483648 "" junk 99999999999 -5 " 100" 100x; do check_env LIBPROF_HZ "$v" 100; done
+for v in junk nan inf -1 "" 1e99 0.0000001; do check_env LIBPROF_INTERVAL "$v" 100; done
+for v in bogus "" DROP; do check_env LIBPROF_OVERHEAD "$v" 100; done
+for v in NOSUCH "" 0 99999; do check_env LIBPROF_DUMP_SIGNAL "$v" 100; done
+[ -z "$bad" ]
+say $? "bad LIBPROF_HZ, LIBPROF_INTERVAL, LIBPROF_OVERHEAD, LIBPROF_DUMP_SIGNAL values: one line each, defaults used$bad"
+good=""
+for s in "LIBPROF_HZ=1000 1000" "LIBPROF_HZ=0 100" "LIBPROF_HZ=100000 100000" "LIBPROF_INTERVAL=0 100" \
+         "LIBPROF_INTERVAL=30 100" "LIBPROF_OVERHEAD=charge 100" "LIBPROF_DUMP_SIGNAL=USR2 100"; do
+  set -- $s
+  rm -f gmon.out; env "$1" ./known > /dev/null 2> env.err
+  [ -s env.err ] || [ "$(rate_of gmon.out)" != "$2" ] && good="$good [$1: $(head -1 env.err) rate $(rate_of gmon.out)]"
+done
+[ -z "$good" ]
+say $? "good values taken in silence$good"
+
+# ---- a long GMON_OUT_PREFIX: PREFIX.PID, as glibc writes it ----
+long=$(printf 'p%.0s' $(seq 1 240))
+rm -f gmon.out
+GMON_OUT_PREFIX="$w/$long" ./known > /dev/null 2> long.err; 
+[ ! -f gmon.out ] && [ "$(ls "$w" | grep -c "^$long\.[0-9]*\$")" = 1 ] && [ ! -s long.err ]
+say $? "GMON_OUT_PREFIX of 240 characters: PREFIX.PID written (not ./gmon.out)"
+
+# ---- threads that block every signal are sampled ----
+cc -O1 -pg "$here/masked.c" -o masked $lp
+rm -f gmon.out; cpu=$(./masked 0.3 2>&1 >/dev/null)
+share=$(python3 "$here/hist.py" gmon.out "$cpu" | awk '{print $6}')
+echo "$share" | awk '{exit !($1 >= 0.9)}'
+say $? "4 threads blocking every signal (pthread_sigmask, sigprocmask, inherited): sampled share $share of ${cpu}s (>= 0.9)"
+if [ "$(uname -m)" = x86_64 ]; then
+  cc -O1 -static -pg "$here/masked.c" -o masked_st $lp
+  rm -f gmon.out; cpu=$(./masked_st 0.3 2>&1 >/dev/null)
+  share=$(python3 "$here/hist.py" gmon.out "$cpu" | awk '{print $6}')
+  echo "$share" | awk '{exit !($1 >= 0.9)}'
+  say $? "... in a static program too: sampled share $share of ${cpu}s (>= 0.9)"
+fi
+
+# ---- 10,000 live threads: within glibc's runtime's memory + 16 MB ----
+cc -O1 -pg "$here/many_live.c" -o live $lp
+cc -O1 -pg "$here/many_live.c" -o live_glibc -lpthread
+ours=$(./live 10000); mkdir -p g && theirs=$(cd g && ../live_glibc 10000)
+n=$(calls live gmon.out work)
+[ "$n" = 20000 ] && [ -n "$ours" ] && [ -n "$theirs" ] && [ "$ours" -le $((theirs + 16384)) ]
+say $? "10,000 live threads: peak ${ours} kB, glibc's runtime ${theirs} kB (at most +16384), $n calls counted"
+
+# ---- nothing of libprof's in a -z listing that glibc's runtime lacks ----
+for m in pie nopie; do
+  f=""; [ $m = nopie ] && f=-no-pie
+  cc -O1 $f -pg "$here/known.c" -o zl $lp && cc -O1 $f -pg "$here/known.c" -o zg
+  rm -f gmon.out; ./zl > /dev/null; "$G" -b -z -p zl gmon.out | awk 'NR > 5 {print $NF}' | sort > zl.txt
+  mkdir -p zgd; (cd zgd && ../zg > /dev/null); "$G" -b -z -p zg zgd/gmon.out | awk 'NR > 5 {print $NF}' | sort > zg.txt
+  extra=$(comm -23 zl.txt zg.txt | tr '\n' ' ')
+  [ -z "$extra" ]
+  say $? "gprof -z on a program linked with libprof lists no function glibc's runtime does not bring ($m)$extra"
+done
+
+# ---- the runtime's own time: dropped, or reported apart ----
+cat > heavy.c <<'C'
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(unsigned long i) { sink += i; }
+__attribute__((noinline)) void mid(unsigned long i) { leaf(i); leaf(i + 1); }
+int main(void) { for (unsigned long i = 0; i < 20000000; i++) mid(i); return 0; }
+C
+cc -O1 -pg heavy.c -o heavy $lp
+rm -f gmon.out; LIBPROF_HZ=1000 LIBPROF_OVERHEAD=report ./heavy 2> rep.err
+ms=$(sed -n 's/^libprof: [0-9]* samples (\([0-9]*\) ms of CPU time) in libprof.s own code, not in the profile$/\1/p' rep.err)
+dropped=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
+[ -n "$ms" ] && [ "$ms" -gt 0 ]
+say $? "LIBPROF_OVERHEAD=report: ${ms} ms in the runtime reported apart, ${dropped}s in the profile"
+
+# ---- programs that sandbox themselves (Landlock, as xz does) ----
+cc -O1 -pg "$here/sandbox.c" -o sandbox $lp
+./sandbox -s 0 init > /dev/null 2>&1
+if [ $? = 77 ]; then
+  echo "skip: this kernel has no Landlock: the sandbox tests are left out"
+else
+  for m in strict "-c strict" readonly "-c readonly" init; do
+    rm -f gmon.out
+    cpu=$(./sandbox $m 2>&1 >/dev/null | tail -1)
+    share=$(python3 "$here/hist.py" gmon.out "${cpu:-1}" 2>/dev/null | awk '{print $6}')
+    [ -n "$share" ] && echo "$share" | awk '{exit !($1 >= 0.9)}'
+    say $? "a program under a Landlock sandbox ($m) leaves its profile: sampled share ${share:-none} of ${cpu}s"
+  done
+fi

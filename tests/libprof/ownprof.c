@@ -1,0 +1,40 @@
+/* A program with its own profiling timer: a SIGPROF handler and
+   setitimer(ITIMER_PROF) at 100 Hz, as sampling profilers built into
+   programs have.  Burns about SECONDS (argv[1], default 1) of CPU and
+   prints how many of its signals it got per CPU second: about 100 with
+   no runtime or glibc's, and so it must stay under libprof, whose own
+   sampling must not reach the program's handler. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+
+static volatile sig_atomic_t got;
+static volatile unsigned long sink;
+static void on_prof(int sig) { (void)sig; got++; }
+__attribute__((noinline)) void burn(unsigned long i) { sink += i * i; }
+
+static double cpu(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+  double secs = argc > 1 ? atof(argv[1]) : 1.0;
+  struct sigaction sa = { 0 };
+  sa.sa_handler = on_prof;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGPROF, &sa, NULL);
+  struct itimerval it = { { 0, 10000 }, { 0, 10000 } };
+  setitimer(ITIMER_PROF, &it, NULL);
+  double t0 = cpu();
+  for (unsigned long i = 0; cpu() - t0 < secs; i++)
+    for (int k = 0; k < 1000; k++) burn(i + (unsigned long)k);
+  double used = cpu() - t0;
+  printf("%.1f\n", got / used);
+  return 0;
+}
