@@ -1,11 +1,26 @@
 #!/bin/sh
-# Instructions per mcount call, libprof against glibc's runtime, counted by
-# valgrind --tool=callgrind, and the share of calls that take libprof's
-# slow path (C), on three programs: a call-heavy loop (one million calls
-# of one function), the bytecode interpreter and the threaded compressor
-# of tests/libprof.  Both runtimes are used as shared libraries (mcount
-# reached through the PLT, as glibc's always is), so callgrind sees
-# libprof's function names, which its static archive hides.
+# Instructions per mcount call, libprof against glibc's runtime, on the
+# three architectures libprof has stubs for.
+#
+# x86-64: counted by valgrind --tool=callgrind, with the share of calls
+# that take libprof's slow path (C), on three programs: a call-heavy loop
+# (one million calls of one function), the bytecode interpreter and the
+# threaded compressor of tests/libprof.  Both runtimes are used as shared
+# libraries (mcount reached through the PLT, as glibc's always is); the
+# loop is measured with the static archive too (libprof/libprof.a, whose
+# mcount callgrind still names: a weak object).
+#
+# i386 (gcc -m32, when libprof/32/libprof.a is built): the same programs,
+# callgrind again, libprof's static archive against glibc's -m32 runtime.
+#
+# aarch64 (when libprof/aarch64/libprof.a is built and qemu-aarch64 is
+# there): qemu-aarch64 -singlestep -d exec,nochain logs one line per
+# instruction executed inside the -dfilter ranges; the loop runs N and 2N
+# calls and the difference over N is the cost of one call: in _mcount
+# alone (the stub, the hit path), in all of libprof's code (the stub and
+# C), and in glibc's _mcount and __mcount_internal for a program linked
+# without libprof (the loop is built as tests/libprof/cross.sh builds it,
+# with x0 = frompc at each call).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 command -v valgrind > /dev/null || { echo "needs valgrind"; exit 1; }
@@ -44,6 +59,7 @@ slow = calls.get('libprof$mcount_slow', 0)
 print("%d %.1f %.4f" % (c, i / c if c else 0, slow / c if c else 0))
 P
 cd "$d"
+echo "== x86-64"
 for p in loop interp compress; do
   case $p in interp) args=30000;; compress) args=4;; *) args=;; esac
   cc -O2 -pg $p.c -o ${p}_glibc -lpthread
@@ -61,3 +77,58 @@ for p in loop interp compress; do
     else echo "$p: libprof $1 calls, $2 instructions per call (glibc $g, ratio $(echo "$2 $g" | awk '{printf "%.2f", $2 ? $1 / $2 : 0}')), slow path $(echo "$3" | awk '{printf "%.2f%%", 100 * $1}') of calls"; fi
   done
 done
+cc -O2 -pg loop.c -o loop_static -L"$top/libprof" -lprof
+rm -f cg.out
+valgrind --tool=callgrind --callgrind-out-file=cg.out ./loop_static > /dev/null 2>&1 \
+  && set -- $(python3 calls.py cg.out) \
+  && echo "loop: libprof.a (static) $1 calls, $2 instructions per call"
+
+if [ -f "$top/libprof/32/libprof.a" ] && cc -m32 loop.c -o loop32 2> /dev/null && ./loop32; then
+  echo "== i386"
+  for p in loop interp compress; do
+    case $p in interp) args=30000;; compress) args=4;; *) args=;; esac
+    cc -m32 -O2 -pg $p.c -o ${p}32_glibc -lpthread
+    cc -m32 -O2 -pg $p.c -o ${p}32_libprof -L"$top/libprof/32" -lprof -lpthread
+    for rt in glibc libprof; do
+      [ $rt = glibc ] && g=0
+      rm -f cg.out
+      valgrind --tool=callgrind --callgrind-out-file=cg.out ./${p}32_$rt $args > /dev/null 2>&1 \
+        || valgrind --tool=callgrind --callgrind-out-file=cg.out ./${p}32_$rt $args > /dev/null 2>&1 \
+        || { echo "$p: callgrind failed on ${p}32_$rt"; continue; }
+      set -- $(python3 calls.py cg.out)
+      if [ $rt = glibc ]; then g=$2; echo "$p: glibc $1 calls, $2 instructions per call"
+      else echo "$p: libprof $1 calls, $2 instructions per call (glibc $g, ratio $(echo "$2 $g" | awk '{printf "%.2f", $2 ? $1 / $2 : 0}'))"; fi
+    done
+  done
+fi
+
+A64CC=${A64CC:-$(sed -n 's/^A64CC = //p' "$top/Makefile" 2>/dev/null)}
+if [ -f "$top/libprof/aarch64/libprof.a" ] && [ -n "$A64CC" ] && command -v qemu-aarch64 > /dev/null; then
+  echo "== aarch64 (qemu-aarch64 -singlestep)"
+  cat > loopn.c <<'C'
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(unsigned long i) { sink += i; }
+int main(int argc, char **argv) { unsigned long n = strtoul(argv[1], 0, 10); for (unsigned long i = 0; i < n; i++) leaf(i); return 0; }
+C
+  if $A64CC -O2 -pg -S loopn.c -o - | grep -B1 'bl[[:space:]]*_mcount' | grep -q 'mov[[:space:]]*x0, *x30'; then
+    $A64CC -O2 -pg -S loopn.c -o loopn.s
+  else
+    $A64CC -O2 -pg -S loopn.c -o - | sed 's/^\([[:space:]]*\)bl[[:space:]]*_mcount$/\1mov\tx0, x30\n\1bl\t_mcount/' > loopn.s
+  fi
+  $A64CC -pg -static loopn.s -o loopn_libprof -L"$top/libprof/aarch64" -lprof
+  $A64CC -pg -static loopn.s -o loopn_glibc
+  nmr() { # binary symbol... -> qemu -dfilter ranges start+size
+    aarch64-linux-gnu-nm -S "$@" 2>/dev/null || llvm-nm -S "$@"; }
+  range() { f=$1; shift; for s in "$@"; do nmr "$f" | awk -v s="$s" '$NF == s && NF == 4 {printf "0x%s+0x%s,", $1, $2}'; done | sed 's/,$//'; }
+  percall() { # binary ranges -> instructions per call in the ranges
+    n=20000
+    qemu-aarch64 -singlestep -d exec,nochain -dfilter "$2" -D q1.log "./$1" $n
+    qemu-aarch64 -singlestep -d exec,nochain -dfilter "$2" -D q2.log "./$1" $((2 * n))
+    echo "$(wc -l < q1.log) $(wc -l < q2.log) $n" | awk '{printf "%.1f", ($2 - $1) / $3}'
+  }
+  stub=$(range loopn_libprof _mcount)
+  all=$(nmr loopn_libprof | awk '$NF == "libprof$text_begin" {b = $1} $NF == "libprof$text_end" {e = $1} END {printf "0x%s..0x%s", b, e}')
+  glibc=$(range loopn_glibc _mcount __mcount_internal)
+  echo "loop: libprof $(percall loopn_libprof "$stub") instructions per call in the stub, $(percall loopn_libprof "$all") in all of libprof; glibc $(percall loopn_glibc "$glibc")"
+fi

@@ -314,7 +314,7 @@ static int tab_init(prof_tab *t, uint64_t n)
   if (!s) return 0;
   t->slots = s;
   t->mask = n - 1;
-  t->end = s + n;
+  t->bytemask = (n - 1) * sizeof *s;
   t->used = 0;
   return 1;
 }
@@ -348,7 +348,7 @@ static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
         ns[k] = *o;
       }
       __atomic_store_n(&t->slots, ns, __ATOMIC_RELEASE);
-      __atomic_store_n(&t->end, ns + n, __ATOMIC_RELEASE);
+      __atomic_store_n(&t->bytemask, (n - 1) * sizeof *ns, __ATOMIC_RELEASE);
       __atomic_store_n(&t->mask, n - 1, __ATOMIC_RELEASE);
       raw_sigmask(SIG_SETMASK, &old, NULL);
       return tab_add(t, key, count);

@@ -8,8 +8,9 @@
  *
  * The fast path handles every call of an arc already seen by this thread:
  * it probes the thread's own table from the arc's hash until it finds the
- * key and adds one with a plain increment, clobbering only %r11 and two
- * saved registers.  A call from outside the text (a callback from a
+ * key and adds one with a plain increment, clobbering only %r10 and %r11
+ * (gcc saves %r10, the static chain, around the call) and one saved
+ * register.  A call from outside the text (a callback from a
  * shared library) is ignored here too, as it would be in C.  Only a
  * thread's first call (no table yet) and an arc's first call (an empty
  * slot reached) go to the C slow path, with every argument register
@@ -30,58 +31,72 @@ libprof$text_end:
 	.hidden	libprof$text_begin
 libprof$text_begin:
 
-/* P names the copy's labels; the table after it says, for each stretch
-   of the fast path, how far below the stack pointer at entry the
-   interrupted stack pointer is, so the sampling handler can find selfpc
-   and charge the sample to the function that called mcount. */
-.macro PROF_FAST p, selfoff, fromexpr
+/* The fast path, in \p's copy: %r10 and %r11 are free (gcc pushes %r10,
+   the static chain, around the call itself), %rax is saved for the
+   hash.  The table comes first (no table: C, which makes one), then
+   frompc and selfpc must fall inside the text, then the home slot is
+   compared, the probe going on from there.  In the static archive the
+   table is read with one local-exec access (the archive is only linked
+   into programs), in libprof.so through the GOT (initial-exec).
+   \from0 and \from8 give frompc with nothing and with %rax pushed.
+   The table after it says, for each stretch of the fast path, how far
+   below the stack pointer at entry the interrupted stack pointer is, so
+   the sampling handler can find selfpc and charge the sample to the
+   function that called mcount. */
+.macro PROF_FAST p, selfoff, from0, from8
 .L\p\()_d0:
-	pushq	%rax
-.L\p\()_d8:
-	pushq	%rdx
-.L\p\()_d16:
+#ifdef LIBPROF_STATIC
+	movq	%fs:__prof_tab@tpoff, %r11	/* this thread's table */
+#else
 	movq	__prof_tab@gottpoff(%rip), %r11
 	movq	%fs:(%r11), %r11		/* this thread's table */
+#endif
 	testq	%r11, %r11
-	je	2f
-	movq	\selfoff+16(%rsp), %rdx		/* selfpc */
-	subq	__prof_lowpc(%rip), %rdx
-	cmpq	__prof_textsize(%rip), %rdx
-	jae	3f
-	movq	\fromexpr, %rax			/* frompc */
+	je	.L\p\()_slow0
+	movq	\from0, %r10			/* frompc */
+	subq	__prof_lowpc(%rip), %r10
+	cmpq	__prof_textsize(%rip), %r10	/* 0 while not counting */
+	jae	.L\p\()_r0
+	pushq	%rax
+.L\p\()_d8:
+	movq	\selfoff+8(%rsp), %rax		/* selfpc */
 	subq	__prof_lowpc(%rip), %rax
 	cmpq	__prof_textsize(%rip), %rax
-	jae	3f
-	shlq	$32, %rax
-	orq	%rdx, %rax			/* key */
-	movabsq	$PROF_HASH_MULT, %rdx
-	imulq	%rax, %rdx
-	shrq	$32, %rdx
-	andq	PROF_TAB_MASK(%r11), %rdx
-	shlq	$4, %rdx
-	addq	PROF_TAB_SLOTS(%r11), %rdx	/* the arc's home slot */
-1:	cmpq	(%rdx), %rax
-	jne	4f
-	incq	8(%rdx)				/* only this thread writes it */
-3:	popq	%rdx
+	jae	.L\p\()_r8
+	shlq	$32, %r10
+	orq	%rax, %r10			/* key */
+	movabsq	$PROF_HASH_MULT, %rax
+	imulq	%r10, %rax
+	shrq	$28, %rax			/* the hash, times 16 ... */
+	andq	PROF_TAB_BYTEMASK(%r11), %rax	/* ... masked: a byte offset */
+	addq	PROF_TAB_SLOTS(%r11), %rax	/* the arc's home slot */
+	cmpq	%r10, (%rax)
+	jne	.L\p\()_probe
+	incq	8(%rax)				/* only this thread writes it */
 .L\p\()_r8:
 	popq	%rax
 .L\p\()_r0:
 	ret
 .L\p\()_probe:
-4:	cmpq	$0, (%rdx)
-	je	2f				/* a new arc */
-	addq	$16, %rdx			/* next slot, wrapping round */
-	cmpq	PROF_TAB_END(%r11), %rdx
-	jb	1b
-	movq	PROF_TAB_SLOTS(%r11), %rdx
-	jmp	1b
-.L\p\()_slow:
-2:	/* slow path: keep every argument register; the stack is not
+	cmpq	$0, (%rax)
+	je	.L\p\()_slow8			/* a new arc */
+	subq	PROF_TAB_SLOTS(%r11), %rax	/* next slot, wrapping round */
+	addq	$16, %rax
+	andq	PROF_TAB_BYTEMASK(%r11), %rax
+	addq	PROF_TAB_SLOTS(%r11), %rax
+	cmpq	%r10, (%rax)
+	jne	.L\p\()_probe
+	incq	8(%rax)
+	popq	%rax
+	ret
+.L\p\()_slow0:
+	pushq	%rax
+.L\p\()_slow8:
+	/* slow path: keep every argument register; the stack is not
 	   16-byte aligned at entry (callers may push before calling), so
 	   align it, remembering the old one in callee-saved %rbx */
-	movq	\selfoff+16(%rsp), %rax
-	movq	\fromexpr, %r11
+	movq	\selfoff+8(%rsp), %rax
+	movq	\from8, %r11
 	pushq	%rbx
 	movq	%rsp, %rbx
 	andq	$-16, %rsp
@@ -92,6 +107,7 @@ libprof$text_begin:
 	movq	%r8, 24(%rsp)
 	movq	%r9, 32(%rsp)
 	movq	%r10, 40(%rsp)
+	movq	%rdx, 48(%rsp)
 	movaps	%xmm0, 64(%rsp)			/* the C code and libc may use them */
 	movaps	%xmm1, 80(%rsp)
 	movaps	%xmm2, 96(%rsp)
@@ -109,6 +125,7 @@ libprof$text_begin:
 	movq	24(%rsp), %r8
 	movq	32(%rsp), %r9
 	movq	40(%rsp), %r10
+	movq	48(%rsp), %rdx
 	movaps	64(%rsp), %xmm0
 	movaps	80(%rsp), %xmm1
 	movaps	96(%rsp), %xmm2
@@ -119,16 +136,14 @@ libprof$text_begin:
 	movaps	176(%rsp), %xmm7
 	movq	%rbx, %rsp
 	popq	%rbx
-	popq	%rdx
 	popq	%rax
 	ret
 	.pushsection .data.rel.ro, "aw"
 	.quad	.L\p\()_d0, .L\p\()_d8, \selfoff
-	.quad	.L\p\()_d8, .L\p\()_d16, \selfoff+8
-	.quad	.L\p\()_d16, .L\p\()_r8, \selfoff+16
-	.quad	.L\p\()_r8, .L\p\()_r0, \selfoff+8
+	.quad	.L\p\()_d8, .L\p\()_r0, \selfoff+8
 	.quad	.L\p\()_r0, .L\p\()_probe, \selfoff
-	.quad	.L\p\()_probe, .L\p\()_slow, \selfoff+16
+	.quad	.L\p\()_probe, .L\p\()_slow0, \selfoff+8
+	.quad	.L\p\()_slow0, .L\p\()_slow8, \selfoff
 	.popsection
 .endm
 
@@ -141,7 +156,7 @@ libprof$stub_map:
 
 	PROF_PUBLIC(mcount)
 mcount:
-	PROF_FAST mc, 0, 8(%rbp)
+	PROF_FAST mc, 0, 8(%rbp), 8(%rbp)
 	.size	mcount, .-mcount
 
 	PROF_PUBLIC(_mcount)
@@ -149,7 +164,7 @@ mcount:
 
 	PROF_PUBLIC(__fentry__)
 __fentry__:
-	PROF_FAST fe, 0, 8+16(%rsp)
+	PROF_FAST fe, 0, 8(%rsp), 16(%rsp)
 	.size	__fentry__, .-__fentry__
 
 	.pushsection .data.rel.ro, "aw"

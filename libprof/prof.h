@@ -5,7 +5,7 @@
  * thread's own arc table (a power-of-two array of {key, count} slots,
  * key = (frompc - lowpc) << 32 | (selfpc - lowpc), never 0 for a real
  * arc, found by linear probing from its hash; PROF_TAB_* are the offsets
- * of the table's fields).  Anything unusual (a thread's first call, an
+ * of the table's first three fields, the same on every architecture).  Anything unusual (a thread's first call, an
  * arc seen for the first time) goes to the slow path, written in C.
  *
  * Names.  GNU gprof lists every global function of the program and every
@@ -33,9 +33,15 @@ typedef struct {
    shared table and this one, emptied, goes on a free list for the next
    new thread; tables are never unmapped (a writer may be reading them). */
 typedef struct prof_tab {
+  /* The stubs read these three, at the same offsets on every
+     architecture (PROF_TAB_*): keep them first. */
   uint64_t mask;                /* offset 0: slots - 1 */
-  prof_slot *slots;             /* offset 8 */
-  prof_slot *end;               /* offset 16: slots + mask + 1 */
+  union {                       /* offset 8, 8 bytes even on i386 */
+    prof_slot *slots;
+    uint64_t slots_word;
+  };
+  uint64_t bytemask;            /* offset 16: mask * sizeof (prof_slot),
+                                   the mask of a slot's byte offset */
   uint64_t used;
   struct prof_tab *next;        /* every table ever made, for the writer */
   struct prof_tab *next_free;
@@ -64,7 +70,13 @@ extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HID
 
 #define PROF_TAB_MASK 0
 #define PROF_TAB_SLOTS 8
-#define PROF_TAB_END 16
+#define PROF_TAB_BYTEMASK 16
+#ifndef __ASSEMBLER__
+_Static_assert(__builtin_offsetof(prof_tab, mask) == PROF_TAB_MASK, "PROF_TAB_MASK");
+_Static_assert(__builtin_offsetof(prof_tab, slots) == PROF_TAB_SLOTS, "PROF_TAB_SLOTS");
+_Static_assert(__builtin_offsetof(prof_tab, bytemask) == PROF_TAB_BYTEMASK, "PROF_TAB_BYTEMASK");
+_Static_assert(sizeof(prof_slot) == 16, "16-byte slots");
+#endif
 
 /* the multiplier of the arc hash (Fibonacci hashing) */
 #define PROF_HASH_MULT 0x9E3779B97F4A7C15

@@ -142,6 +142,16 @@ if [ -f "$top/libprof/libprof.a" ] && command -v cc > /dev/null; then
     esac
   done < "$out/libprof.log"
   grep -q '^ok 4 threads' "$out/libprof.log" || bad "libprof: the thread test did not run (see tests/out/libprof.log)"
+  # the i386 and aarch64 archives (libprof/cross.sh: natively or under
+  # qemu-user); not again under the sanitizers, which build neither
+  if [ -z "$LIBPROF_SANITIZED" ]; then
+    for a in i386 aarch64; do
+      GPROF="$out/bin/gprof" sh libprof/cross.sh $a > "$out/libprof-$a.log" 2>&1
+      while IFS= read -r l; do
+        case $l in ok*) ok;; FAIL*) bad "libprof ${l#FAIL }";; skip*) echo "libprof $a: $l";; esac
+      done < "$out/libprof-$a.log"
+    done
+  fi
 fi
 
 # 6. Unit tests (they link the analyzer's objects; BFDLIB comes from make).

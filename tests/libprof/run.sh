@@ -97,17 +97,8 @@ elif printf 'int main(void){return 0;}\n' | cc -m32 -x c - -o m32test 2>/dev/nul
   say 1 "gcc -m32 works but make built no libprof/32/libprof.a"
 fi
 
-# aarch64, cross-built, when a cross compiler and qemu-user are installed
-if command -v aarch64-linux-gnu-gcc > /dev/null && command -v qemu-aarch64 > /dev/null; then
-  aarch64-linux-gnu-gcc -O2 -std=gnu11 -c "$top/libprof/gmon.c" -o ga64.o \
-    && aarch64-linux-gnu-gcc -c "$top/libprof/mcount_aarch64.S" -o sa64.o \
-    && aarch64-linux-gnu-gcc -DPROF_END -c "$top/libprof/mcount_aarch64.S" -o ea64.o \
-    && mkdir -p a64 && ar rcs a64/libprof.a sa64.o ga64.o ea64.o \
-    && aarch64-linux-gnu-gcc -O1 -pg -static "$here/known.c" -o known64 -La64 -lprof \
-    && rm -f gmon.out && qemu-aarch64 ./known64 > /dev/null
-  [ "$(calls known64 gmon.out b)" = 15 ] && [ "$(calls known64 gmon.out c)" = 30 ]
-  say $? "aarch64 under qemu: exact counts"
-fi
+# aarch64 (and i386 again, more widely): tests/libprof/cross.sh, run by
+# tests/run.sh
 
 # ---- libprof never shows in the user's profile ----
 # GNU gprof lists every global function and every static one without a '$'

@@ -1,0 +1,156 @@
+#!/bin/sh
+# libprof's tests for another architecture: sh cross.sh i386|aarch64.
+# Programs built with -pg against that architecture's archive
+# (libprof/32/libprof.a, libprof/aarch64/libprof.a), run natively when
+# the machine can (i386 on an x86-64 kernel with IA-32 emulation), else
+# under qemu-user (qemu-i386, qemu-aarch64), and read back with our gprof
+# (and GNU gprof when present).  Prints "ok ..." / "FAIL ..." lines, as
+# run.sh does; tests/run.sh counts them.
+#
+# Counts are checked exactly.  Samples are not: qemu-user's CPU-time
+# timers are the host thread's, so what lands where under emulation says
+# little about the stub (the native x86-64 run checks sampling).
+#
+# aarch64: $A64CC is the cross compiler (configure finds it).  GCC's -pg
+# passes frompc in x0 to _mcount; clang's passes nothing, so with clang
+# each program goes through assembly and gets "mov x0, x30" before its
+# "bl _mcount" (x30 is still the function's return address there, and
+# x0 is free: the call is an ordinary one for the compiler).
+arch=$1
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/libprof
+G=${GPROF:-$top/gprof}
+w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+cd "$w"
+say() { if [ "$1" = 0 ]; then echo "ok $arch: $2"; else echo "FAIL $arch: $2"; fi; }
+calls() { # binary gmon function -> call count in the flat profile
+  "$G" -b -p "$1" "$2" | awk -v f="$3" '$NF == f && NF >= 7 {print $4}'
+}
+agree() { # our gprof and GNU gprof print the same report
+  [ -x /usr/bin/gprof ] || return 0
+  "$G" -b "$1" "$2" > ours.txt 2>&1; /usr/bin/gprof -b "$1" "$2" > gnu.txt 2>&1
+  cmp -s ours.txt gnu.txt
+}
+
+case $arch in
+  i386)
+    lib=$top/libprof/32
+    [ -f "$lib/libprof.a" ] || { echo "skip: no $lib/libprof.a"; exit 0; }
+    printf 'int main(void){return 0;}\n' > t.c && cc -m32 t.c -o t || { echo "skip: cc -m32 does not link"; exit 0; }
+    if ./t 2> /dev/null; then run() { "$@"; }; how=native
+    elif command -v qemu-i386 > /dev/null; then run() { qemu-i386 -L / "$@"; }; how=qemu-i386
+    else echo "skip: this kernel runs no i386 program and qemu-i386 is missing"; exit 0; fi
+    # xcc SRC OUT [FLAGS...]: a -pg program linked with the archive
+    xcc() { s=$1 o=$2; shift 2; cc -m32 -O1 -pg -I"$top/libprof" "$@" "$s" -o "$o" -L"$lib" -lprof -lpthread; }
+    modes="pie nopie static";;
+  aarch64)
+    lib=$top/libprof/aarch64
+    [ -f "$lib/libprof.a" ] || { echo "skip: no $lib/libprof.a (no aarch64 cross compiler at configure time)"; exit 0; }
+    [ -n "$A64CC" ] || { echo "skip: A64CC is not set"; exit 0; }
+    command -v qemu-aarch64 > /dev/null || { echo "skip: qemu-aarch64 is missing"; exit 0; }
+    sysroot=/usr/aarch64-linux-gnu
+    run() { qemu-aarch64 -L "$sysroot" "$@"; }; how=qemu-aarch64
+    printf 'void f(void) {}\n' > t.c
+    if $A64CC -O1 -pg -S t.c -o - | grep -B1 'bl[[:space:]]*_mcount' | grep -q 'mov[[:space:]]*x0, *x30'; then
+      xcc() { s=$1 o=$2; shift 2; $A64CC -O1 -pg -I"$top/libprof" "$@" "$s" -o "$o" -L"$lib" -lprof -lpthread; }
+    else
+      xcc() {
+        s=$1 o=$2; shift 2
+        $A64CC -O1 -pg -I"$top/libprof" -S "$s" -o "$o.raw.s" \
+          && sed 's/^\([[:space:]]*\)bl[[:space:]]*_mcount$/\1mov\tx0, x30\n\1bl\t_mcount/' "$o.raw.s" > "$o.s" \
+          && $A64CC -pg "$@" "$o.s" -o "$o" -L"$lib" -lprof -lpthread
+      }
+    fi
+    modes="pie static";;
+  *) echo "usage: cross.sh i386|aarch64" >&2; exit 2;;
+esac
+echo "# $arch programs run by: $how"
+flags() { case $1 in pie) echo "";; nopie) echo "-no-pie";; static) echo "-static";; esac; }
+
+# exact counts on the known call graph (a 3, b 15, c 30; c called 30 times
+# from each of its two callers), in every link mode
+for mode in $modes; do
+  rm -f gmon.out
+  xcc "$here/known.c" known $(flags $mode) && run ./known > /dev/null
+  [ "$(calls known gmon.out a)" = 3 ] && [ "$(calls known gmon.out b)" = 15 ] && [ "$(calls known gmon.out c)" = 30 ] \
+    && [ "$("$G" -b -q known gmon.out | grep -c '30+30 *c \[')" = 1 ]
+  say $? "exact counts on a known call graph ($mode)"
+  agree known gmon.out
+  say $? "GNU gprof agrees on libprof's file ($mode)"
+done
+
+# many arcs: the table grows past its first 1024 slots, arcs collide and
+# are probed for, the stub's wrap-round is taken
+{
+  echo 'static volatile unsigned sink;'
+  i=0; while [ $i -lt 1500 ]; do echo "__attribute__((noinline)) void f$i(void) { sink += $i; }"; i=$((i + 1)); done
+  for c in p q; do
+    echo "__attribute__((noinline)) void $c(int r) {"
+    i=0; while [ $i -lt 1500 ]; do echo " if (r < $((i % 7 + 1))) f$i();"; i=$((i + 1)); done
+    echo '}'
+  done
+  echo 'int main(void) { for (int r = 0; r < 7; r++) { p(r); q(r); } return 0; }'
+} > arcs.c
+rm -f gmon.out
+xcc arcs.c arcs && run ./arcs
+bad=$("$G" -b -p arcs gmon.out | awk '$NF ~ /^f[0-9]+$/ {n = substr($NF, 2); if ($4 != 2 * (n % 7 + 1)) bad++; k++} END {print k + 0, bad + 0}')
+[ "$bad" = "1500 0" ]
+say $? "3000 arcs from two callers, counted exactly (functions seen, wrong: $bad)"
+
+# threads: every call counted
+rm -f gmon.out
+xcc "$here/threads.c" threads && run ./threads 200000 > /dev/null 2>&1
+[ "$(calls threads gmon.out leaf)" = 800000 ]
+say $? "4 threads x 200000 calls counted exactly"
+
+# fork: parent and child each write their own file
+rm -f gmon.out gmon.out.*
+xcc "$here/known.c" known && child=$(run ./known fork)
+[ "$(calls known gmon.out d)" = 4 ] && [ -f gmon.out.$child ] && [ "$(calls known gmon.out.$child d)" = 7 ]
+say $? "fork: the child writes gmon.out.PID, the parent's file is its own"
+
+# profiling off (moncontrol(0)): calls return at once, uncounted
+cat > off.c <<'C'
+void moncontrol(int);
+static volatile int sink;
+__attribute__((noinline)) void f(void) { sink++; }
+int main(void) {
+  for (int i = 0; i < 5; i++) f();
+  moncontrol(0); for (int i = 0; i < 7; i++) f();
+  moncontrol(1); for (int i = 0; i < 3; i++) f();
+  return 0;
+}
+C
+rm -f gmon.out
+xcc off.c off && run ./off
+[ "$(calls off gmon.out f)" = 8 ]
+say $? "moncontrol(0) stops counting, moncontrol(1) resumes"
+
+# snapshots: libprof_dump(path) and LIBPROF_DUMP_SIGNAL
+xcc "$here/snap.c" snap
+rm -f gmon.out dump.out
+run ./snap call dump.out > /dev/null
+[ "$(calls snap dump.out phase1)" = 1000 ] && [ -z "$(calls snap dump.out phase2)" ] \
+  && [ "$(calls snap gmon.out phase2)" = 1000 ]
+say $? "libprof_dump(path) writes a snapshot and profiling goes on"
+rm -f gmon.out snap.out
+LIBPROF_DUMP_SIGNAL=USR1 run ./snap signal snap.out > /dev/null
+[ "$(calls snap snap.out phase1)" = 1000 ] && [ -z "$(calls snap snap.out phase2)" ] \
+  && [ "$(calls snap gmon.out phase1)" = 1000 ] && [ "$(calls snap gmon.out phase2)" = 1000 ]
+say $? "LIBPROF_DUMP_SIGNAL=USR1 writes a snapshot and profiling goes on"
+
+# libprof never shows in a listing, ours or GNU's
+pat='mcount|_mcount|__fentry__|__monstartup|monstartup|_mcleanup|mcleanup|moncontrol|libprof_dump|libprof\$[a-z_]*'
+for mode in $modes; do
+  ok=1
+  rm -f gmon.out
+  xcc "$here/known.c" vis $(flags $mode) && run ./vis > /dev/null || ok=0
+  for g in "$G" /usr/bin/gprof; do
+    [ -x "$g" ] || continue
+    for o in "-z" "-z -c" "-r" "-C" "-z -C" "-b -z -c -q" "-z -T"; do
+      "$g" $o vis gmon.out > vis.out 2>&1
+      if grep -E -w -q "$pat" vis.out; then ok=0; echo "libprof shows: $g $o ($mode): $(grep -E -w "$pat" vis.out | head -1)"; fi
+    done
+  done
+  say $((1 - ok)) "no libprof function in -z, -c, -r, -C listings, ours and GNU's ($mode)"
+done
