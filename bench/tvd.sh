@@ -7,10 +7,13 @@
 # source package, fetched with apt-get source; skipped with a message when
 # that fails) running a benchmark script of ours (bench/tvd.lua).
 #
-# Each round runs, in turn: the plain build (timed), the plain build under
-# perf record, the glibc -pg build, the libprof build (charge), the libprof
-# build (drop), and the libprof build (drop) under perf record.  Profiles
-# are pooled over the rounds:
+# Each round runs, in turn (the order rotated from round to round): the
+# plain build (timed), the plain build under perf record, the glibc -pg
+# build, the libprof build (charge; LIBPROF_OVERHEAD=charge), the libprof
+# build (drop), the libprof build (drop) under perf record, and the same
+# two for a libprof build with -pg -mfentry (__fentry__ is called before
+# the prologue, so no frame pointer is forced; glibc has no __fentry__).
+# Profiles are pooled over the rounds:
 #   p(f) = self seconds of f in gprof's flat profiles, summed over runs,
 #          over the sum for all the program's functions;
 #   q(f) = perf's cpu-clock samples in f, restricted to the main binary,
@@ -38,7 +41,7 @@
 # Env: TVD_PERF_HZ (perf's rate, default 997), TVD_LIBPROF_HZ (LIBPROF_HZ
 # for the libprof runs; default: libprof's own, 100 Hz), TVD_LUA_SRC (a
 # Lua 5.4 source tree to use instead of apt-get source), TVD_NO_LUA=1.
-# About 5 minutes at the defaults on 2 cores.
+# About 7 minutes at the defaults on 2 cores.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-10}; n_interp=${2:-300000}; lua_scale=${3:-1}
@@ -51,6 +54,7 @@ lp="-L$top/libprof -lprof"
 cc -O2 -g "$top/tests/libprof/interp.c" -o interp_plain
 cc -O2 -g -pg "$top/tests/libprof/interp.c" -o interp_glibc
 cc -O2 -g -pg "$top/tests/libprof/interp.c" -o interp_libprof $lp
+cc -O2 -g -pg -mfentry "$top/tests/libprof/interp.c" -o interp_fentry $lp
 progs="interp"
 
 lua=
@@ -74,7 +78,9 @@ if [ -n "$lua" ]; then
   lb -o lua_plain & p1=$!
   lb -pg -o lua_glibc & p2=$!
   wait $p1; wait $p2
-  lb -pg -o lua_libprof $lp
+  lb -pg -o lua_libprof $lp & p1=$!
+  lb -pg -mfentry -o lua_fentry $lp & p2=$!
+  wait $p1; wait $p2
   cp "$top/bench/tvd.lua" .
   progs="$progs lua"
 fi
@@ -133,6 +139,8 @@ def owners(binary, vis):
     own, cur = {}, None
     for line in r.splitlines():
         f = line.split()
+        if len(f) == 3 and f[1] in "Vv":
+            own[f[2]] = None            # libprof's entry points (mcount, __fentry__, ...)
         if len(f) != 3 or f[1] not in "TtWw": continue
         name = f[2]
         if plt and int(f[0], 16) <= plt[0] and name in vis:
@@ -153,7 +161,7 @@ def perf_prof(data, binary, own):
         if len(f) < 4 or line.startswith("#") or f[2] != base: continue
         sym = re.sub(r"\+0x[0-9a-f]+$", "", re.sub(r"^\[.\]\s*", "", f[3]))
         if re.match(r"^0x[0-9a-f]+$", sym): continue    # no symbol: not a function
-        if sym in ("mcount", "_mcount"): continue      # libprof's stub
+        if sym in ("mcount", "_mcount", "__fentry__"): continue      # libprof's stub
         o = own.get("@plt", sym) if sym.endswith("@plt") else own.get(sym, sym)
         if o is None: continue          # libprof's own code
         prof[o] = prof.get(o, 0) + int(f[1])
@@ -186,11 +194,11 @@ def halves(profs):
         vals.append(tvd(pool(profs, a), pool(profs, b)))
     return statistics.mean(vals)
 
-kinds = ["plain", "perf", "glibc", "charge", "drop", "perf_pg"]
+kinds = ["plain", "perf", "glibc", "charge", "drop", "perf_pg", "fentry", "perf_fe"]
 summary = []
 for prog in progs:
     a = args[prog]
-    b = {"plain": "./%s_plain" % prog, "glibc": "./%s_glibc" % prog, "libprof": "./%s_libprof" % prog}
+    b = {k: "./%s_%s" % (prog, k) for k in ("plain", "glibc", "libprof", "fentry")}
     cpu = {k: [] for k in kinds}
     files = {k: [] for k in kinds}
     for r in range(rounds):
@@ -202,15 +210,16 @@ for prog in progs:
                 f = "%s.perf.%d" % (prog, r)
                 run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, b["plain"]] + a)
                 files[k].append(f)
-            elif k == "perf_pg":
-                f = "%s.perfpg.%d" % (prog, r)
-                run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, b["libprof"]] + a,
+            elif k in ("perf_pg", "perf_fe"):
+                f = "%s.%s.%d" % (prog, k, r)
+                binary = b["libprof"] if k == "perf_pg" else b["fentry"]
+                run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, binary] + a,
                     env=dict(lp_env, LIBPROF_OVERHEAD="drop"))
                 files[k].append(f)
             else:
                 f = "%s.%s.%d.gmon" % (prog, k, r)
-                binary = b["glibc"] if k == "glibc" else b["libprof"]
-                env = dict(lp_env, LIBPROF_OVERHEAD="drop") if k == "drop" else \
+                binary = b[{"glibc": "glibc", "fentry": "fentry"}.get(k, "libprof")]
+                env = dict(lp_env, LIBPROF_OVERHEAD="drop") if k in ("drop", "fentry") else \
                       (dict(lp_env, LIBPROF_OVERHEAD="charge") if k == "charge" else {})
                 cpu[k].append(run([binary] + a, env=env, out=f))
                 files[k].append(f)
@@ -219,10 +228,12 @@ for prog in progs:
     vis = visible(b["libprof"], files["drop"][0])
     own_plain = owners(b["plain"], vis)
     own_pg = owners(b["libprof"], vis)
+    own_fe = owners(b["fentry"], vis)
     P = {"perf": [perf_prof(f, b["plain"], own_plain) for f in files["perf"]],
-         "perf_pg": [perf_prof(f, b["libprof"], own_pg) for f in files["perf_pg"]]}
-    for k in ("glibc", "charge", "drop"):
-        P[k] = [flat(b["glibc"] if k == "glibc" else b["libprof"], f) for f in files[k]]
+         "perf_pg": [perf_prof(f, b["libprof"], own_pg) for f in files["perf_pg"]],
+         "perf_fe": [perf_prof(f, b["fentry"], own_fe) for f in files["perf_fe"]]}
+    for k in ("glibc", "charge", "drop", "fentry"):
+        P[k] = [flat(b[{"glibc": "glibc", "fentry": "fentry"}.get(k, "libprof")], f) for f in files[k]]
     pooled = {k: pool(v) for k, v in P.items()}
     h = {k: halves(v) for k, v in P.items()}
     truth = pooled["perf"]
@@ -233,30 +244,32 @@ for prog in progs:
     print("   perf, plain build: %d samples in the program (h = %.1f points between halves)"
           % (sum(truth.values()), h["perf"]))
     names = {"glibc": "glibc's runtime", "charge": "libprof (charge)", "drop": "libprof (drop)",
-             "perf_pg": "perf on the -pg build"}
-    for k in ("glibc", "charge", "drop", "perf_pg"):
+             "fentry": "libprof -mfentry (drop)",
+             "perf_pg": "perf, -pg build", "perf_fe": "perf, -pg -mfentry build"}
+    for k in ("glibc", "charge", "drop", "fentry", "perf_pg", "perf_fe"):
         t = tvd(pooled[k], truth)
         fl = math.sqrt(h[k] ** 2 + h["perf"] ** 2) / 2
-        unit = "samples" if k == "perf_pg" else "s"
+        perf = k.startswith("perf")
         tot = sum(pooled[k].values())
-        print("   %-22s TVD %5.1f  floor %4.1f (h %4.1f)  excess %5.1f   [%s %s]"
-              % (names[k], t, fl, h[k], t - fl, ("%d" % tot) if k == "perf_pg" else "%.2f" % tot, unit))
+        print("   %-24s TVD %5.1f  floor %4.1f (h %4.1f)  excess %5.1f   [%s]"
+              % (names[k], t, fl, h[k], t - fl, ("%d samples" % tot) if perf else "%.2f s" % tot))
         summary.append((prog, k, t, fl))
-    fl_a = math.sqrt(h["drop"] ** 2 + h["perf_pg"] ** 2) / 2
-    print("   libprof (drop) vs perf on the same -pg build: TVD %.1f, floor %.1f"
-          % (tvd(pooled["drop"], pooled["perf_pg"]), fl_a))
-    s = {k: share(pooled[k]) for k in ("perf", "perf_pg", "drop", "glibc", "charge")}
+    for k, pk in (("drop", "perf_pg"), ("fentry", "perf_fe")):
+        print("   %-24s TVD %5.1f  floor %4.1f against perf on the same build" %
+              (names[k], tvd(pooled[k], pooled[pk]), math.sqrt(h[k] ** 2 + h[pk] ** 2) / 2))
+    cols = ("perf", "perf_pg", "drop", "charge", "glibc", "perf_fe", "fentry")
+    s = {k: share(pooled[k]) for k in cols}
     keys = sorted(set().union(*s.values()), key=lambda f: -abs(s["drop"].get(f, 0) - s["perf"].get(f, 0)))
-    print("   largest differences, shares in %%:  %-22s %6s %6s %6s %6s %6s" %
-          ("function", "perf", "perfpg", "drop", "charge", "glibc"))
-    for f in keys[:8]:
-        print("   %35s %-22s %6.1f %6.1f %6.1f %6.1f %6.1f" % ("", f[:22], *(100 * s[k].get(f, 0)
-              for k in ("perf", "perf_pg", "drop", "charge", "glibc"))))
-    med = {k: statistics.median(cpu[k]) for k in ("plain", "glibc", "charge", "drop")}
-    low = {k: min(cpu[k]) for k in ("plain", "glibc", "charge", "drop")}
+    print("   largest differences, drop vs perf; shares in %:")
+    print("     %-20s" % "function" + "".join(" %7s" % c for c in cols))
+    for f in keys[:10]:
+        print("     %-20s" % f[:20] + "".join(" %7.1f" % (100 * s[k].get(f, 0)) for k in cols))
+    tk = ("plain", "glibc", "charge", "drop", "fentry")
+    med = {k: statistics.median(cpu[k]) for k in tk}
+    low = {k: min(cpu[k]) for k in tk}
     print("   CPU: plain %.2fs (median; least %.2fs); -pg over plain, median (least):" % (med["plain"], low["plain"]))
-    for k in ("glibc", "charge", "drop"):
-        print("     %-18s %.2fs  %.2fx (%.2fx)" % (names[k], med[k], med[k] / med["plain"], low[k] / low["plain"]))
+    for k in tk[1:]:
+        print("     %-24s %.2fs  %.2fx (%.2fx)" % (names[k], med[k], med[k] / med["plain"], low[k] / low["plain"]))
         summary.append((prog, "cpu_" + k, med[k] / med["plain"], low[k] / low["plain"]))
 
 print()
@@ -266,7 +279,10 @@ for prog in progs:
     ex = {k: t - fl for (p, k, t, fl) in summary if p == prog and not k.startswith("cpu")}
     ok = ex["drop"] <= 10 and ex["drop"] < ex["glibc"]
     ratio = [t for (p, k, t, fl) in summary if p == prog and k == "cpu_drop"][0]
+    rfe = [t for (p, k, t, fl) in summary if p == prog and k == "cpu_fentry"][0]
     print("  %-7s excess: drop %.1f, charge %.1f, glibc %.1f -> %s; CPU %.2fx -> %s" %
           (prog, ex["drop"], ex["charge"], ex["glibc"], "MET" if ok else "NOT MET",
            ratio, "MET" if ratio <= 1.5 else "NOT MET"))
+    print("  %-7s with -pg -mfentry: excess %.1f, CPU %.2fx; the -pg code alone (perf): %.1f, -mfentry %.1f" %
+          ("", ex["fentry"], rfe, ex["perf_pg"], ex["perf_fe"]))
 EOF
