@@ -223,7 +223,8 @@ for prog in progs:
                       (dict(lp_env, LIBPROF_OVERHEAD="charge") if k == "charge" else {})
                 cpu[k].append(run([binary] + a, env=env, out=f))
                 files[k].append(f)
-        print("%s: round %d of %d done" % (prog, r + 1, rounds), file=sys.stderr)
+        if sys.stderr.isatty():
+            print("%s: round %d of %d done" % (prog, r + 1, rounds), file=sys.stderr)
 
     vis = visible(b["libprof"], files["drop"][0])
     own_plain = owners(b["plain"], vis)
