@@ -10,7 +10,10 @@
 #    busy by two other processes, and on a 0.06 s program at 1000 and
 #    10000 Hz;
 #  - peak memory and CPU time for 100,000 short-lived threads;
-#  - instructions per mcount call and slow-path share (bench/mcount.sh).
+#  - instructions per mcount call and slow-path share (bench/mcount.sh);
+#  - self-time shares against perf, and CPU overhead, on the interpreter
+#    and on Lua (bench/tvd.sh, TVD_ROUNDS rounds, default 10: about 7
+#    minutes; LIBPROF_BENCH_NO_TVD=1 skips it).
 # Usage: bench/libprof.sh [interp-N compress-blocks]
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,3 +73,7 @@ for rt in glibc libprof; do
   echo "100,000 threads, $rt: peak ${1} kB, CPU ${2}s, wall ${wall}s, work called $("$top/gprof" -b -p $b gmon.out | awk '$NF == "work" {print $4}') times"
 done
 sh "$top/bench/mcount.sh"
+if [ -z "$LIBPROF_BENCH_NO_TVD" ]; then
+  if command -v perf >/dev/null; then sh "$top/bench/tvd.sh" "${TVD_ROUNDS:-10}"
+  else echo "self time against perf: skipped (no perf)"; fi
+fi

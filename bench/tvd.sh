@@ -1,0 +1,289 @@
+#!/bin/sh
+# Self time against perf (issue 21): how far the flat profile's shares of
+# self time are from the truth, for libprof (mcount samples charged to the
+# caller, the default, and dropped, LIBPROF_OVERHEAD=drop) and for glibc's
+# runtime.  The truth is perf (event cpu-clock) on the same program built
+# without -pg.  Two programs: tests/libprof/interp.c and Lua 5.4 (Debian's
+# source package, fetched with apt-get source; skipped with a message when
+# that fails) running a benchmark script of ours (bench/tvd.lua).
+#
+# Each round runs, in turn (the order rotated from round to round): the
+# plain build (timed), the plain build under perf record, the glibc -pg
+# build, the libprof build (charge; LIBPROF_OVERHEAD=charge), the libprof
+# build (drop), the libprof build (drop) under perf record, and the same
+# two for a libprof build with -pg -mfentry (__fentry__ is called before
+# the prologue, so no frame pointer is forced; glibc has no __fentry__).
+# Profiles are pooled over the rounds:
+#   p(f) = self seconds of f in gprof's flat profiles, summed over runs,
+#          over the sum for all the program's functions;
+#   q(f) = perf's cpu-clock samples in f, restricted to the main binary,
+#          summed, over the sum.
+# perf's symbols are first mapped to those gprof lists (a symbol gprof does
+# not list, e.g. foo.isra.0, counts for the listed one before it, as gprof
+# charges its samples; a PLT stub, e.g. memcpy@plt, for the function before
+# the PLT, _init).  TVD = 1/2 sum |p - q|, in points (percent).
+#
+# Noise floor: h(X) = TVD between two halves of X's rounds (the mean over
+# random balanced splits); a half has half the samples of the pool and the
+# difference of two halves has twice the variance of one half, so the
+# sampling noise expected in TVD(X, perf) of the full pools is
+#   floor(X) = sqrt(h(X)^2 + h(perf)^2) / 2.
+# "excess" = TVD - floor.  Also printed: perf on the -pg (libprof, drop)
+# build against perf on the plain build -- what the -pg code itself
+# (frame, mcount call, lost registers) moves, with perfect attribution --
+# and libprof (drop) against that -- what the runtime's sampling and
+# attribution add -- and the functions whose shares differ most.
+#
+# Overhead: CPU time (user + system) of each -pg build over the plain
+# build's, medians (and least) over the rounds.
+#
+# Usage: bench/tvd.sh [rounds [interp-N [lua-scale]]]    (default 10 300000 1)
+# Env: TVD_PERF_HZ (perf's rate, default 997), TVD_LIBPROF_HZ (LIBPROF_HZ
+# for the libprof runs; default: libprof's own, 100 Hz), TVD_LUA_SRC (a
+# Lua 5.4 source tree to use instead of apt-get source), TVD_NO_LUA=1.
+# About 7 minutes at the defaults on 2 cores.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-10}; n_interp=${2:-300000}; lua_scale=${3:-1}
+command -v perf >/dev/null || { echo "tvd.sh: perf is needed (apt-get install linux-perf)" >&2; exit 1; }
+[ -x "$top/gprof" ] && [ -f "$top/libprof/libprof.a" ] || { echo "tvd.sh: build the tree first (./configure && make)" >&2; exit 1; }
+d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+cd "$d"
+lp="-L$top/libprof -lprof"
+
+cc -O2 -g "$top/tests/libprof/interp.c" -o interp_plain
+cc -O2 -g -pg "$top/tests/libprof/interp.c" -o interp_glibc
+cc -O2 -g -pg "$top/tests/libprof/interp.c" -o interp_libprof $lp
+cc -O2 -g -pg -mfentry "$top/tests/libprof/interp.c" -o interp_fentry $lp
+progs="interp"
+
+lua=
+if [ -n "$TVD_NO_LUA" ]; then
+  echo "Lua: skipped (TVD_NO_LUA)"
+elif [ -n "$TVD_LUA_SRC" ]; then
+  lua=$TVD_LUA_SRC
+elif (mkdir luasrc && cd luasrc && apt-get source lua5.4) >luasrc.log 2>&1; then
+  lua=$(ls -d "$d"/luasrc/lua5.4-*/ | head -n 1)
+else
+  echo "Lua: skipped: 'apt-get source lua5.4' failed (no deb-src entry? add"
+  echo "  'Types: deb-src' with the URIs/Suites/Components of"
+  echo "  /etc/apt/sources.list.d/debian.sources as a file there, then apt-get update):"
+  tail -n 2 luasrc.log | sed 's/^/  /'
+fi
+if [ -n "$lua" ]; then
+  # Debian's patched luaconf.h includes a generated header
+  echo "#define DEB_HOST_MULTIARCH \"$(gcc -print-multiarch)\"" > lua5.4-deb-multiarch.h
+  srcs=$(ls "$lua"/src/*.c | grep -v '/luac\.c$')
+  lb() { cc -O2 -g -I. -DLUA_USE_LINUX "$@" $srcs -lm -ldl; }
+  lb -o lua_plain & p1=$!
+  lb -pg -o lua_glibc & p2=$!
+  wait $p1; wait $p2
+  lb -pg -o lua_libprof $lp & p1=$!
+  lb -pg -mfentry -o lua_fentry $lp & p2=$!
+  wait $p1; wait $p2
+  cp "$top/bench/tvd.lua" .
+  progs="$progs lua"
+fi
+
+python3 - "$top/gprof" "$rounds" "$n_interp" "$lua_scale" $progs <<'EOF'
+import math, os, random, re, statistics, subprocess, sys
+
+gprof, rounds, n_interp, lua_scale = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+progs = sys.argv[5:]
+perf_hz = os.environ.get("TVD_PERF_HZ", "997")
+lp_env = {"LIBPROF_HZ": os.environ["TVD_LIBPROF_HZ"]} if os.environ.get("TVD_LIBPROF_HZ") else {}
+args = {"interp": [n_interp], "lua": ["tvd.lua", lua_scale]}
+
+def run(cmd, env=None, out=None):
+    """Run cmd; return its CPU seconds (user + system, from wait4)."""
+    e = dict(os.environ); e.update(env or {})
+    if os.path.exists("gmon.out"): os.unlink("gmon.out")
+    p = subprocess.Popen(cmd, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    if status: sys.exit("tvd.sh: %s failed (%d)" % (" ".join(cmd), status))
+    if out: os.rename("gmon.out", out)
+    return ru.ru_utime + ru.ru_stime
+
+def flat(binary, gmon):
+    """{function: self seconds} from our gprof's flat profile."""
+    r = subprocess.run([gprof, "-b", "-p", binary, gmon], capture_output=True, text=True, check=True).stdout
+    prof = {}
+    for line in r.splitlines():
+        f = line.split()
+        if len(f) < 4 or not re.match(r"^[0-9.]+$", f[0]) or not re.match(r"^[0-9.]+$", f[2]): continue
+        i = 3
+        while i < len(f) - 1 and re.match(r"^[0-9.]+$", f[i]): i += 1
+        prof[" ".join(f[i:])] = prof.get(" ".join(f[i:]), 0) + float(f[2])
+    return prof
+
+def visible(binary, gmon):
+    """The functions gprof lists for binary (-z: all of them)."""
+    r = subprocess.run([gprof, "-b", "-p", "-z", binary, gmon], capture_output=True, text=True, check=True).stdout
+    return set(flat_names(r))
+
+def flat_names(text):
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 4 and re.match(r"^[0-9.]+$", f[0]) and re.match(r"^[0-9.]+$", f[2]):
+            i = 3
+            while i < len(f) - 1 and re.match(r"^[0-9.]+$", f[i]): i += 1
+            yield " ".join(f[i:])
+
+def owners(binary, vis):
+    """{symbol: the function gprof charges for it, or None for libprof's code}:
+    in address order, a symbol gprof does not list belongs to the listed one
+    before it; libprof's code (from libprof$text_begin) to none."""
+    r = subprocess.run(["nm", "-n", binary], capture_output=True, text=True, check=True).stdout
+    h = subprocess.run(["objdump", "-h", binary], capture_output=True, text=True, check=True).stdout
+    plt = [int(f[3], 16) for f in map(str.split, h.splitlines()) if len(f) > 3 and f[1] == ".plt"]
+    own, cur = {}, None
+    for line in r.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "Vv":
+            own[f[2]] = None            # libprof's entry points (mcount, __fentry__, ...)
+        if len(f) != 3 or f[1] not in "TtWw": continue
+        name = f[2]
+        if plt and int(f[0], 16) <= plt[0] and name in vis:
+            own["@plt"] = name          # gprof charges the PLT to the function before it
+        if name in vis: cur = name
+        elif name.startswith("libprof$") or name in ("mcount", "_mcount", "__fentry__"): cur = None
+        own[name] = cur if name not in vis else name
+    return own
+
+def perf_prof(data, binary, own):
+    """{function: samples} of perf's cpu-clock samples in binary."""
+    r = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "-n",
+                        "--sort", "dso,sym", "-t", ";"], capture_output=True, text=True).stdout
+    prof = {}
+    base = os.path.basename(binary)
+    for line in r.splitlines():
+        f = [x.strip() for x in line.split(";")]
+        if len(f) < 4 or line.startswith("#") or f[2] != base: continue
+        sym = re.sub(r"\+0x[0-9a-f]+$", "", re.sub(r"^\[.\]\s*", "", f[3]))
+        if re.match(r"^0x[0-9a-f]+$", sym): continue    # no symbol: not a function
+        if sym in ("mcount", "_mcount", "__fentry__"): continue      # libprof's stub
+        o = own.get("@plt", sym) if sym.endswith("@plt") else own.get(sym, sym)
+        if o is None: continue          # libprof's own code
+        prof[o] = prof.get(o, 0) + int(f[1])
+    return prof
+
+def pool(profs, idx=None):
+    t = {}
+    for i, p in enumerate(profs):
+        if idx is not None and i not in idx: continue
+        for k, v in p.items(): t[k] = t.get(k, 0) + v
+    return t
+
+def share(p):
+    s = sum(p.values())
+    return {k: v / s for k, v in p.items()} if s else {}
+
+def tvd(a, b):
+    a, b = share(a), share(b)
+    return 50 * sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b))
+
+def halves(profs):
+    """Mean TVD between two halves of the rounds, over random balanced splits."""
+    n = len(profs)
+    if n < 2: return float("nan")
+    rng = random.Random(21)
+    vals = []
+    for _ in range(40):
+        idx = list(range(n)); rng.shuffle(idx)
+        a = set(idx[: n // 2]); b = set(idx[n // 2: 2 * (n // 2)])
+        vals.append(tvd(pool(profs, a), pool(profs, b)))
+    return statistics.mean(vals)
+
+kinds = ["plain", "perf", "glibc", "charge", "drop", "perf_pg", "fentry", "perf_fe"]
+summary = []
+for prog in progs:
+    a = args[prog]
+    b = {k: "./%s_%s" % (prog, k) for k in ("plain", "glibc", "libprof", "fentry")}
+    cpu = {k: [] for k in kinds}
+    files = {k: [] for k in kinds}
+    for r in range(rounds):
+        order = kinds[r % len(kinds):] + kinds[: r % len(kinds)]   # rotate: no kind always first
+        for k in order:
+            if k == "plain":
+                cpu[k].append(run([b["plain"]] + a))
+            elif k == "perf":
+                f = "%s.perf.%d" % (prog, r)
+                run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, b["plain"]] + a)
+                files[k].append(f)
+            elif k in ("perf_pg", "perf_fe"):
+                f = "%s.%s.%d" % (prog, k, r)
+                binary = b["libprof"] if k == "perf_pg" else b["fentry"]
+                run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, binary] + a,
+                    env=dict(lp_env, LIBPROF_OVERHEAD="drop"))
+                files[k].append(f)
+            else:
+                f = "%s.%s.%d.gmon" % (prog, k, r)
+                binary = b[{"glibc": "glibc", "fentry": "fentry"}.get(k, "libprof")]
+                env = dict(lp_env, LIBPROF_OVERHEAD="drop") if k in ("drop", "fentry") else \
+                      (dict(lp_env, LIBPROF_OVERHEAD="charge") if k == "charge" else {})
+                cpu[k].append(run([binary] + a, env=env, out=f))
+                files[k].append(f)
+        if sys.stderr.isatty():
+            print("%s: round %d of %d done" % (prog, r + 1, rounds), file=sys.stderr)
+
+    vis = visible(b["libprof"], files["drop"][0])
+    own_plain = owners(b["plain"], vis)
+    own_pg = owners(b["libprof"], vis)
+    own_fe = owners(b["fentry"], vis)
+    P = {"perf": [perf_prof(f, b["plain"], own_plain) for f in files["perf"]],
+         "perf_pg": [perf_prof(f, b["libprof"], own_pg) for f in files["perf_pg"]],
+         "perf_fe": [perf_prof(f, b["fentry"], own_fe) for f in files["perf_fe"]]}
+    for k in ("glibc", "charge", "drop", "fentry"):
+        P[k] = [flat(b[{"glibc": "glibc", "fentry": "fentry"}.get(k, "libprof")], f) for f in files[k]]
+    pooled = {k: pool(v) for k, v in P.items()}
+    h = {k: halves(v) for k, v in P.items()}
+    truth = pooled["perf"]
+
+    print()
+    print("== %s %s: %d rounds; perf at %s Hz, libprof at %s Hz" %
+          (prog, " ".join(a), rounds, perf_hz, lp_env.get("LIBPROF_HZ", "its default")))
+    print("   perf, plain build: %d samples in the program (h = %.1f points between halves)"
+          % (sum(truth.values()), h["perf"]))
+    names = {"glibc": "glibc's runtime", "charge": "libprof (charge)", "drop": "libprof (drop)",
+             "fentry": "libprof -mfentry (drop)",
+             "perf_pg": "perf, -pg build", "perf_fe": "perf, -pg -mfentry build"}
+    for k in ("glibc", "charge", "drop", "fentry", "perf_pg", "perf_fe"):
+        t = tvd(pooled[k], truth)
+        fl = math.sqrt(h[k] ** 2 + h["perf"] ** 2) / 2
+        perf = k.startswith("perf")
+        tot = sum(pooled[k].values())
+        print("   %-24s TVD %5.1f  floor %4.1f (h %4.1f)  excess %5.1f   [%s]"
+              % (names[k], t, fl, h[k], t - fl, ("%d samples" % tot) if perf else "%.2f s" % tot))
+        summary.append((prog, k, t, fl))
+    for k, pk in (("drop", "perf_pg"), ("fentry", "perf_fe")):
+        print("   %-24s TVD %5.1f  floor %4.1f against perf on the same build" %
+              (names[k], tvd(pooled[k], pooled[pk]), math.sqrt(h[k] ** 2 + h[pk] ** 2) / 2))
+    cols = ("perf", "perf_pg", "drop", "charge", "glibc", "perf_fe", "fentry")
+    s = {k: share(pooled[k]) for k in cols}
+    keys = sorted(set().union(*s.values()), key=lambda f: -abs(s["drop"].get(f, 0) - s["perf"].get(f, 0)))
+    print("   largest differences, drop vs perf; shares in %:")
+    print("     %-20s" % "function" + "".join(" %7s" % c for c in cols))
+    for f in keys[:10]:
+        print("     %-20s" % f[:20] + "".join(" %7.1f" % (100 * s[k].get(f, 0)) for k in cols))
+    tk = ("plain", "glibc", "charge", "drop", "fentry")
+    med = {k: statistics.median(cpu[k]) for k in tk}
+    low = {k: min(cpu[k]) for k in tk}
+    print("   CPU: plain %.2fs (median; least %.2fs); -pg over plain, median (least):" % (med["plain"], low["plain"]))
+    for k in tk[1:]:
+        print("     %-24s %.2fs  %.2fx (%.2fx)" % (names[k], med[k], med[k] / med["plain"], low[k] / low["plain"]))
+        summary.append((prog, "cpu_" + k, med[k] / med["plain"], low[k] / low["plain"]))
+
+print()
+print("Goal (issue 21): libprof (drop) at most 10 points above its floor, and")
+print("closer than glibc's runtime above its own; CPU at most 1.5x:")
+for prog in progs:
+    ex = {k: t - fl for (p, k, t, fl) in summary if p == prog and not k.startswith("cpu")}
+    ok = ex["drop"] <= 10 and ex["drop"] < ex["glibc"]
+    ratio = [t for (p, k, t, fl) in summary if p == prog and k == "cpu_drop"][0]
+    rfe = [t for (p, k, t, fl) in summary if p == prog and k == "cpu_fentry"][0]
+    print("  %-7s excess: drop %.1f, charge %.1f, glibc %.1f -> %s; CPU %.2fx -> %s" %
+          (prog, ex["drop"], ex["charge"], ex["glibc"], "MET" if ok else "NOT MET",
+           ratio, "MET" if ratio <= 1.5 else "NOT MET"))
+    print("  %-7s with -pg -mfentry: excess %.1f, CPU %.2fx; the -pg code alone (perf): %.1f, -mfentry %.1f" %
+          ("", ex["fentry"], rfe, ex["perf_pg"], ex["perf_fe"]))
+EOF
