@@ -1,7 +1,7 @@
 #!/bin/sh
 # Self time against perf (issue 21): how far the flat profile's shares of
 # self time are from the truth, for libprof (mcount samples charged to the
-# caller, the default, and dropped, LIBPROF_OVERHEAD=drop) and for glibc's
+# caller, LIBPROF_OVERHEAD=charge, and dropped, the default) and for glibc's
 # runtime.  The truth is perf (event cpu-clock) on the same program built
 # without -pg.  Two programs: tests/libprof/interp.c and Lua 5.4 (Debian's
 # source package, fetched with apt-get source; skipped with a message when

@@ -60,8 +60,19 @@
 #include "prof.h"
 
 uintptr_t __prof_lowpc;
-uintptr_t __prof_textsize;
+uintptr_t __prof_textsize = UINTPTR_MAX;
 __thread prof_tab *__prof_tab;
+static const prof_slot no_slots[1];    /* a thread without a table */
+__thread prof_cur __prof_cur = { 0, { (prof_slot *)no_slots } };
+
+/* The thread's table, and the stub's copy of its slots and mask.  Called
+   with signals blocked, or before the thread's first count. */
+static void set_table(prof_tab *t)
+{
+  __prof_tab = t;
+  __prof_cur.slots = t ? t->slots : (prof_slot *)no_slots;
+  __prof_cur.bytemask = t ? t->bytemask : 0;
+}
 
 #define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
 /* Slots of a new table: small, since most threads call few distinct arcs
@@ -350,6 +361,7 @@ static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
       __atomic_store_n(&t->slots, ns, __ATOMIC_RELEASE);
       __atomic_store_n(&t->bytemask, (n - 1) * sizeof *ns, __ATOMIC_RELEASE);
       __atomic_store_n(&t->mask, n - 1, __ATOMIC_RELEASE);
+      if (t == __prof_tab) set_table(t);
       raw_sigmask(SIG_SETMASK, &old, NULL);
       return tab_add(t, key, count);
     }
@@ -379,7 +391,7 @@ static prof_tab *tab_carve(void)
   P.arena += need;
   t->slots = s;
   t->mask = TAB_INITIAL - 1;
-  t->end = s + TAB_INITIAL;
+  t->bytemask = (TAB_INITIAL - 1) * sizeof(prof_slot);
   t->used = 0;
   prof_tab *head = __atomic_load_n(&P.tabs, __ATOMIC_ACQUIRE);
   do t->next = head;
@@ -399,7 +411,7 @@ static prof_tab *thread_table(void)
   else t = tab_carve();
   lock_give(&P.tab_lock, taken);
   if (!t) return NULL;
-  __prof_tab = t;
+  set_table(t);
   pthread_setspecific(tab_key, t);
   start_thread_timer();
   return t;
@@ -412,7 +424,7 @@ static void thread_done(void *arg)
   prof_tab *t = arg;
   in_libprof++;
   stop_thread_timer();
-  __prof_tab = NULL;
+  set_table(NULL);
   int taken = lock_take(&P.tab_lock, -1);
   if (t->used <= PROF_TAB_LOG) {   /* the log says where they all are */
     for (uint64_t j = 0; j < t->used; j++) {
@@ -573,6 +585,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   P.textsize = P.highpc - P.lowpc;
   if (P.textsize == 0 || P.textsize > 0xffffffffu) {
     say("libprof: cannot profile a text of this size\n", NULL, NULL);
+    __prof_textsize = 0;
     in_libprof--;
     return;
   }
@@ -580,6 +593,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   P.bins = map_zero(P.nbins * sizeof *P.bins);
   if (!P.bins || !tab_init(&P.retired, TAB_INITIAL)) {
     say("libprof: out of memory; not profiling\n", NULL, NULL);
+    __prof_textsize = 0;
     P.bins = NULL;
     in_libprof--;
     return;

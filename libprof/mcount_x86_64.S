@@ -9,8 +9,7 @@
  * The fast path handles every call of an arc already seen by this thread:
  * it probes the thread's own table from the arc's hash until it finds the
  * key and adds one with a plain increment, clobbering only %r10 and %r11
- * (gcc saves %r10, the static chain, around the call) and one saved
- * register.  A call from outside the text (a callback from a
+ * (gcc saves %r10, the static chain, around the call).  A call from outside the text (a callback from a
  * shared library) is ignored here too, as it would be in C.  Only a
  * thread's first call (no table yet) and an arc's first call (an empty
  * slot reached) go to the C slow path, with every argument register
@@ -31,73 +30,88 @@ libprof$text_end:
 	.hidden	libprof$text_begin
 libprof$text_begin:
 
-/* The fast path, in \p's copy: %r10 and %r11 are free (gcc pushes %r10,
-   the static chain, around the call itself), %rax is saved for the
-   hash.  The table comes first (no table: C, which makes one), then
-   frompc and selfpc must fall inside the text, then the home slot is
-   compared, the probe going on from there.  In the static archive the
-   table is read with one local-exec access (the archive is only linked
-   into programs), in libprof.so through the GOT (initial-exec).
-   \from0 and \from8 give frompc with nothing and with %rax pushed.
-   The table after it says, for each stretch of the fast path, how far
-   below the stack pointer at entry the interrupted stack pointer is, so
-   the sampling handler can find selfpc and charge the sample to the
-   function that called mcount. */
-.macro PROF_FAST p, selfoff, from0, from8
-.L\p\()_d0:
+/* The fast path, in \p's copy, uses only %r10 and %r11 (gcc pushes
+   %r10, the static chain, around the call itself): both addresses must
+   fall inside the text (__prof_textsize is 0 while not counting, all
+   ones before start-up, so that the first call reaches C), the key is
+   built in %r10, its hash times 16 in %r11 with a 32-bit multiplier, and
+   the thread's slots and byte mask are read straight from the thread's
+   own copy of them (`__prof_cur`, see prof.h): a thread without a table
+   has a mask of 0 over one empty slot, so it reaches the C slow path
+   like any new arc.  18 instructions for a counted call in the static
+   archive, whose TLS access is local-exec (it is only linked into
+   programs); libprof.so reaches the TLS block through the GOT
+   (initial-exec), which needs %rax, saved.  \from gives frompc at entry.
+   The table after it says, for each stretch, how far below the stack
+   pointer at entry the interrupted stack pointer is, so the sampling
+   handler can find selfpc (LIBPROF_OVERHEAD=charge). */
+/* \reg = thread's slots + (\reg & thread's byte mask) */
 #ifdef LIBPROF_STATIC
-	movq	%fs:__prof_tab@tpoff, %r11	/* this thread's table */
+.macro TLS_SLOT reg
+	andq	%fs:__prof_cur@tpoff+PROF_CUR_BYTEMASK, \reg
+	addq	%fs:__prof_cur@tpoff+PROF_CUR_SLOTS, \reg
+.endm
+.macro TLS_OP op, field, reg
+	\op	%fs:__prof_cur@tpoff+\field, \reg
+.endm
 #else
-	movq	__prof_tab@gottpoff(%rip), %r11
-	movq	%fs:(%r11), %r11		/* this thread's table */
-#endif
-	testq	%r11, %r11
-	je	.L\p\()_slow0
-	movq	\from0, %r10			/* frompc */
-	subq	__prof_lowpc(%rip), %r10
-	cmpq	__prof_textsize(%rip), %r10	/* 0 while not counting */
-	jae	.L\p\()_r0
+.macro TLS_SLOT reg
 	pushq	%rax
-.L\p\()_d8:
-	movq	\selfoff+8(%rsp), %rax		/* selfpc */
-	subq	__prof_lowpc(%rip), %rax
-	cmpq	__prof_textsize(%rip), %rax
-	jae	.L\p\()_r8
-	shlq	$32, %r10
-	orq	%rax, %r10			/* key */
-	movabsq	$PROF_HASH_MULT, %rax
-	imulq	%r10, %rax
-	shrq	$28, %rax			/* the hash, times 16 ... */
-	andq	PROF_TAB_BYTEMASK(%r11), %rax	/* ... masked: a byte offset */
-	addq	PROF_TAB_SLOTS(%r11), %rax	/* the arc's home slot */
-	cmpq	%r10, (%rax)
-	jne	.L\p\()_probe
-	incq	8(%rax)				/* only this thread writes it */
-.L\p\()_r8:
+	movq	__prof_cur@gottpoff(%rip), %rax
+	andq	%fs:PROF_CUR_BYTEMASK(%rax), \reg
+	addq	%fs:PROF_CUR_SLOTS(%rax), \reg
 	popq	%rax
-.L\p\()_r0:
+.endm
+.macro TLS_OP op, field, reg
+	pushq	%rax
+	movq	__prof_cur@gottpoff(%rip), %rax
+	\op	%fs:\field(%rax), \reg
+	popq	%rax
+.endm
+#endif
+.macro PROF_FAST p, from
+.L\p\()_d0:
+	movq	\from, %r10			/* frompc */
+	subq	__prof_lowpc(%rip), %r10
+	cmpq	__prof_textsize(%rip), %r10
+	jae	.L\p\()_ret
+	movq	(%rsp), %r11			/* selfpc */
+	subq	__prof_lowpc(%rip), %r11
+	cmpq	__prof_textsize(%rip), %r11
+	jae	.L\p\()_ret
+	shlq	$32, %r10
+	orq	%r11, %r10			/* key */
+	imulq	$PROF_HASH_MULT, %r10, %r11
+	shrq	$28, %r11			/* the hash, times 16 ... */
+	TLS_SLOT %r11				/* ... masked: the arc's home slot */
+	cmpq	%r10, (%r11)
+	jne	.L\p\()_probe
+	incq	8(%r11)				/* only this thread writes it */
+.L\p\()_ret:
 	ret
 .L\p\()_probe:
-	cmpq	$0, (%rax)
-	je	.L\p\()_slow8			/* a new arc */
-	subq	PROF_TAB_SLOTS(%r11), %rax	/* next slot, wrapping round */
-	addq	$16, %rax
-	andq	PROF_TAB_BYTEMASK(%r11), %rax
-	addq	PROF_TAB_SLOTS(%r11), %rax
-	cmpq	%r10, (%rax)
+	cmpq	$0, (%r11)
+	je	.L\p\()_slow			/* a new arc, or no table */
+	TLS_OP	subq, PROF_CUR_SLOTS, %r11	/* next slot, wrapping round */
+	addq	$16, %r11
+	TLS_SLOT %r11
+	cmpq	%r10, (%r11)
 	jne	.L\p\()_probe
-	incq	8(%rax)
-	popq	%rax
+	incq	8(%r11)
 	ret
-.L\p\()_slow0:
+.L\p\()_slow:
 	pushq	%rax
-.L\p\()_slow8:
+.L\p\()_d8:
 	/* slow path: keep every argument register; the stack is not
 	   16-byte aligned at entry (callers may push before calling), so
 	   align it, remembering the old one in callee-saved %rbx */
-	movq	\selfoff+8(%rsp), %rax
-	movq	\from8, %r11
+	movq	8(%rsp), %rax			/* selfpc */
+	movq	\from, %r11
+	.ifc	\from, 8(%rsp)
+	movq	16(%rsp), %r11			/* frompc, past the push */
+	.endif
 	pushq	%rbx
+.L\p\()_d16:
 	movq	%rsp, %rbx
 	andq	$-16, %rsp
 	subq	$192, %rsp
@@ -136,14 +150,17 @@ libprof$text_begin:
 	movaps	176(%rsp), %xmm7
 	movq	%rbx, %rsp
 	popq	%rbx
+.L\p\()_r8:
 	popq	%rax
+.L\p\()_r0:
 	ret
 	.pushsection .data.rel.ro, "aw"
-	.quad	.L\p\()_d0, .L\p\()_d8, \selfoff
-	.quad	.L\p\()_d8, .L\p\()_r0, \selfoff+8
-	.quad	.L\p\()_r0, .L\p\()_probe, \selfoff
-	.quad	.L\p\()_probe, .L\p\()_slow0, \selfoff+8
-	.quad	.L\p\()_slow0, .L\p\()_slow8, \selfoff
+	/* libprof.so's TLS_OP pushes %rax for one instruction: a sample
+	   there finds the wrong word and is dropped as out of the text */
+	.quad	.L\p\()_d0, .L\p\()_d8, 0
+	.quad	.L\p\()_d8, .L\p\()_d16, 8
+	.quad	.L\p\()_r8, .L\p\()_r0, 8
+	.quad	.L\p\()_r0, .L\p\()_r0 + 1, 0
 	.popsection
 .endm
 
@@ -156,7 +173,7 @@ libprof$stub_map:
 
 	PROF_PUBLIC(mcount)
 mcount:
-	PROF_FAST mc, 0, 8(%rbp), 8(%rbp)
+	PROF_FAST mc, 8(%rbp)
 	.size	mcount, .-mcount
 
 	PROF_PUBLIC(_mcount)
@@ -164,7 +181,7 @@ mcount:
 
 	PROF_PUBLIC(__fentry__)
 __fentry__:
-	PROF_FAST fe, 0, 8(%rsp), 16(%rsp)
+	PROF_FAST fe, 8(%rsp)
 	.size	__fentry__, .-__fentry__
 
 	.pushsection .data.rel.ro, "aw"

@@ -51,9 +51,25 @@ typedef struct prof_tab {
   uint32_t log[PROF_TAB_LOG];
 } prof_tab;
 
+/* The calling thread's slots and byte mask, copied from its table so the
+   x86-64 stub reaches them with no pointer to follow and no test: a
+   thread without a table has a mask of 0 over one empty slot, which
+   sends its first call to C like any new arc.  gmon.c keeps the copy
+   (PROF_CUR_* are the offsets) in step with __prof_tab. */
+typedef struct {
+  uint64_t bytemask;
+  union {
+    prof_slot *slots;
+    uint64_t slots_word;
+  };
+} prof_cur;
+
 extern uintptr_t __prof_lowpc PROF_HIDDEN;
-extern uintptr_t __prof_textsize PROF_HIDDEN;   /* 0 while not counting */
+/* 0 while not counting, all ones before start-up (so that the first call
+   reaches C, which starts profiling where no start-up file did) */
+extern uintptr_t __prof_textsize PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
+extern __thread prof_cur __prof_cur PROF_HIDDEN;
 
 #define PROF_SYM(name) __asm__("libprof$" #name)
 void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc) PROF_SYM(mcount_slow) PROF_HIDDEN;
@@ -71,15 +87,21 @@ extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HID
 #define PROF_TAB_MASK 0
 #define PROF_TAB_SLOTS 8
 #define PROF_TAB_BYTEMASK 16
+#define PROF_CUR_BYTEMASK 0
+#define PROF_CUR_SLOTS 8
 #ifndef __ASSEMBLER__
 _Static_assert(__builtin_offsetof(prof_tab, mask) == PROF_TAB_MASK, "PROF_TAB_MASK");
 _Static_assert(__builtin_offsetof(prof_tab, slots) == PROF_TAB_SLOTS, "PROF_TAB_SLOTS");
 _Static_assert(__builtin_offsetof(prof_tab, bytemask) == PROF_TAB_BYTEMASK, "PROF_TAB_BYTEMASK");
 _Static_assert(sizeof(prof_slot) == 16, "16-byte slots");
+_Static_assert(__builtin_offsetof(prof_cur, bytemask) == PROF_CUR_BYTEMASK, "PROF_CUR_BYTEMASK");
+_Static_assert(__builtin_offsetof(prof_cur, slots) == PROF_CUR_SLOTS, "PROF_CUR_SLOTS");
 #endif
 
-/* the multiplier of the arc hash (Fibonacci hashing) */
-#define PROF_HASH_MULT 0x9E3779B97F4A7C15
+/* The multiplier of the arc hash, ((key * M) >> 32) & mask: odd, and
+   under 2^31 so that x86-64 multiplies by it as a sign-extended 32-bit
+   immediate (2^32 / golden ratio, mod 2^32, as in Fibonacci hashing) */
+#define PROF_HASH_MULT 0x61C88647
 
 /* How the stubs declare a public entry point: a weak object in the static
    archive (invisible to gprof, see above), a function in libprof.so. */
