@@ -256,6 +256,13 @@ static void shorten(Buf *out, const char *s, size_t b, size_t e, int top)
       i += sizeof anon - 1;
       continue;
     }
+    /* a '<' after neither a name nor a space ("<spontaneous>") is text */
+    int lambda = c == '<' && e - i > 8 && !memcmp(s + i, "<lambda(", 8);
+    if (c == '<' && !lambda && (i == b || (!is_id((unsigned char)s[i - 1]) && s[i - 1] != ' '))) {
+      put(out, s + i, 1);
+      i++;
+      continue;
+    }
     if (c == '(' || c == '<') {
       size_t j = group_end(s, i, e);
       if (!j) {                 /* unbalanced: the rest as it is */
@@ -263,7 +270,7 @@ static void shorten(Buf *out, const char *s, size_t b, size_t e, int top)
         break;
       }
       if (j == i + 2) put(out, s + i, 2);                 /* () or <> */
-      else if (c == '<' && j - i > 8 && !memcmp(s + i, "<lambda(", 8)) {
+      else if (lambda) {
         put(out, "<", 1);
         shorten(out, s, i + 1, j - 1, 0);
         put(out, ">", 1);

@@ -97,6 +97,9 @@ int main(void)
   check("spin.constprop.0", "spin.constprop.0");
   check("broken<(int", "broken<(int");        /* unbalanced: kept */
   check("f(a->b)", "f(…)");
+  check("<spontaneous>", "<spontaneous>");
+  check("<indirect child>", "<indirect child>");
+  check("<html>&amp;{x}|y", "<html>&amp;{x}|y");
   check("A<(B>2)>::g()", "A<…>::g()");
 
   check_wrap("short", 40, 1);
