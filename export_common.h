@@ -27,7 +27,11 @@ typedef struct {
   const char *dot, *callgrind, *json;   /* FILE, "-" or NULL (not wanted) */
   double node_threshold, edge_threshold; /* percent, for --dot */
   size_t max_nodes;                      /* --dot: at most this many, 0 = all */
+  int full_names;                        /* --dot-full-names */
 } ExportOptions;
+
+/* --dot's name lines: at most this many characters. */
+#define EXPORT_DOT_WIDTH 40
 
 /* Is S a line symbol of -l (a stretch of one source line inside a
    function) rather than a function? */
@@ -54,4 +58,16 @@ void export_json_number(FILE *f, double v);
 void export_json_string(FILE *f, const char *s);
 /* Writes S escaped for a double-quoted DOT string (no quotes added). */
 void export_dot_text(FILE *f, const char *s);
+/* NAME (a demangled name) shortened for a picture: each template argument
+   list is "<…>", each non-empty parameter list "(…)", a template
+   function's return type is left out; namespaces, classes, operators,
+   "(anonymous namespace)", "{lambda(…)#N}", "<lambda(…)>" and
+   "[clone .x]" stay.  Returns a new string (xmalloc). */
+char *export_short_name(const char *name);
+/* S's label (sym_label) with its name shortened: a new string. */
+char *export_short_label(const SymTab *tab, const Sym *s);
+/* Writes S as export_dot_text does, in lines of at most WIDTH characters
+   ("\n" between them), broken after "::" or a space outside parentheses
+   where it can, else at WIDTH; returns the last line's length. */
+size_t export_dot_wrapped(FILE *f, const char *s, size_t width);
 #endif

@@ -34,18 +34,13 @@ typedef struct {
   int by_calls;                 /* no time: weigh by calls */
   double pt;                    /* the graph's propagated total */
   unsigned char *shown;         /* per index */
+  unsigned char *cycle_node;    /* per cycle: drawn as a node (cycle_node()) */
 } Dot;
 
 static double sym_weight(const Dot *D, const Sym *s)
 {
   if (D->by_calls) return (double)(s->ncalls + s->self_calls) / D->total;
   return (s->prop_self + s->prop_child) / D->total;
-}
-
-static double arc_weight(const Dot *D, const Arc *a)
-{
-  if (D->by_calls) return (double)a->count / D->total;
-  return (a->time + a->child_time) / D->total;
 }
 
 /* Blue through cyan, green and yellow to red as W goes from 0 to 1; the
@@ -69,11 +64,44 @@ static void colour(double w, char *buf, size_t len, double *pen)
   *pen = 0.5 + 3.5 * g;
 }
 
-static void calls_text(FILE *f, uint64_t calls, uint64_t self)
+static void calls_text(FILE *f, uint64_t calls, uint64_t self, const char *nl)
 {
   if (calls + self == 0) return;
-  if (self) fprintf(f, "\\n%llu+%llu calls", (unsigned long long)calls, (unsigned long long)self);
-  else fprintf(f, "\\n%llu call%s", (unsigned long long)calls, calls == 1 ? "" : "s");
+  if (self) fprintf(f, "%s%llu+%llu calls", nl, (unsigned long long)calls, (unsigned long long)self);
+  else fprintf(f, "%s%llu call%s", nl, (unsigned long long)calls, calls == 1 ? "" : "s");
+}
+
+/* S's name and, unless no index (-1), its cycle and index, as the text
+   prints them: by default with the name shortened and in lines of at most
+   EXPORT_DOT_WIDTH characters, under --dot-full-names on one line. */
+static void name_lines(Dot *D, const Sym *s, int index)
+{
+  FILE *f = D->f;
+  char tail[64] = "";
+  if (index >= 0) {
+    if (s->cycle_num) snprintf(tail, sizeof tail, " <cycle %d> [%d]", s->cycle_num, index);
+    else snprintf(tail, sizeof tail, " [%d]", index);
+  }
+  if (D->eo->full_names) {
+    export_dot_text(f, sym_label(D->in->tab, s));
+    fputs(tail, f);
+    return;
+  }
+  char *sh = export_short_label(D->in->tab, s);
+  size_t col = export_dot_wrapped(f, sh, EXPORT_DOT_WIDTH);
+  free(sh);
+  if (col && col + strlen(tail) > EXPORT_DOT_WIDTH) fprintf(f, "\\n%s", tail + 1);
+  else fputs(tail, f);
+}
+
+/* S's figures after its name: shares of the run, calls. */
+static void figures(Dot *D, const Sym *s, const char *nl)
+{
+  double pt = D->pt;
+  double total = pt > 0 ? 100.0 * (s->prop_self + s->prop_child) / pt : 0.0;
+  double self = pt > 0 ? 100.0 * s->prop_self / pt : 0.0;
+  fprintf(D->f, "%s%.2f%% total%s%.2f%% self", nl, total, nl, self);
+  calls_text(D->f, s->ncalls, s->self_calls, nl);
 }
 
 static void node(Dot *D, const Sym *s)
@@ -82,20 +110,14 @@ static void node(Dot *D, const Sym *s)
   char col[16];
   double pen, w = sym_weight(D, s);
   colour(w, col, sizeof col, &pen);
-  double pt = D->pt;
-  double total = pt > 0 ? 100.0 * (s->prop_self + s->prop_child) / pt : 0.0;
-  double self = pt > 0 ? 100.0 * s->prop_self / pt : 0.0;
   if (s->is_cycle) {
     fprintf(f, "  c%d [shape=box, style=\"filled,dashed\", label=\"<cycle %d as a whole> [%d]",
             s->cycle_num, s->cycle_num, s->index);
   } else {
     fprintf(f, "  n%d [label=\"", s->index);
-    export_dot_text(f, sym_label(D->in->tab, s));
-    if (s->cycle_num) fprintf(f, " <cycle %d>", s->cycle_num);
-    fprintf(f, " [%d]", s->index);
+    name_lines(D, s, s->index);
   }
-  fprintf(f, "\\n%.2f%% total\\n%.2f%% self", total, self);
-  calls_text(f, s->ncalls, s->self_calls);
+  figures(D, s, "\\n");
   fprintf(f, "\", fillcolor=\"%s\", color=\"%s\", penwidth=%.2f];\n", col, col, pen);
 }
 
@@ -104,14 +126,40 @@ static int drawn(const Dot *D, const Sym *s)
   return s->index > 0 && D->shown[s->index];
 }
 
-/* The node an arc's end is drawn as. */
-static void node_id(FILE *f, const Sym *s)
+/* Is cycle C drawn as a node of its own?  When some member is drawn the
+   cycle is the box around its members instead, labelled with its
+   figures; when none is, a node that the arcs to and from its members
+   go to. */
+static int cycle_node(const Dot *D, int c)
 {
-  fprintf(f, "n%d", s->index);
+  return c > 0 && D->cycle_node[c];
 }
 
-/* An edge that may be drawn, with what ranks it against the others. */
-typedef struct { const Arc *a; size_t pos; int within; double w; } Edge;
+/* The node an arc's end S is drawn as: n<index> for a drawn function,
+   -<cycle> for the node of S's cycle, 0 for none. */
+static int end_id(const Dot *D, const Sym *s)
+{
+  if (drawn(D, s)) return s->index;
+  if (cycle_node(D, s->cycle_num)) return -s->cycle_num;
+  return 0;
+}
+
+static void node_id(FILE *f, int id)
+{
+  if (id > 0) fprintf(f, "n%d", id);
+  else fprintf(f, "c%d", -id);
+}
+
+/* An edge that may be drawn, with what ranks it against the others: one
+   arc, or all the arcs between a node and a cycle's node. */
+typedef struct {
+  int from, to;                 /* end_id's */
+  size_t pos;                   /* the (first) arc's place */
+  int within;                   /* within a function or cycle: no time */
+  double w;                     /* share */
+  uint64_t count;
+  double time;                  /* samples along it */
+} Edge;
 
 /* Heavier first: arcs carrying time by their share, then arcs within a
    function or cycle by calls; ties in the order the arcs were read. */
@@ -119,7 +167,7 @@ static int cmp_edge(const void *x, const void *y)
 {
   const Edge *p = x, *q = y;
   if (p->within != q->within) return p->within - q->within;
-  double a = p->within ? (double)p->a->count : p->w, b = q->within ? (double)q->a->count : q->w;
+  double a = p->within ? (double)p->count : p->w, b = q->within ? (double)q->count : q->w;
   if (a != b) return a > b ? -1 : 1;
   return (p->pos > q->pos) - (p->pos < q->pos);
 }
@@ -130,55 +178,95 @@ static int cmp_pos(const void *x, const void *y)
   return (p->pos > q->pos) - (p->pos < q->pos);
 }
 
+static int cmp_ends(const void *x, const void *y)
+{
+  const Edge *p = x, *q = y;
+  if (p->from != q->from) return p->from < q->from ? -1 : 1;
+  if (p->to != q->to) return p->to < q->to ? -1 : 1;
+  return (p->pos > q->pos) - (p->pos < q->pos);
+}
+
 /* The edges the threshold keeps, at most MAX (0: all), heaviest first;
    returns how many there were before the cut in *ALL. */
 static size_t pick_edges(Dot *D, Edge **out, size_t max, size_t *all)
 {
   const CallGraph *cg = D->in->cg;
   Edge *v = xmalloc((cg->narcs + 1) * sizeof *v);
-  size_t n = 0;
+  size_t n = 0, nc = 0;
   for (size_t i = 0; i < cg->narcs; i++) {
     const Arc *a = cg_arc(cg, i);
     const Sym *p = a->parent, *c = a->child;
-    if (!drawn(D, p) || !drawn(D, c)) continue;
+    int from = end_id(D, p), to = end_id(D, c);
+    if (!from || !to) continue;
     int within = p == c || (p->cycle_num && p->cycle_num == c->cycle_num);
-    double w = arc_weight(D, a);
-    if (!within && !(100.0 * w >= D->eo->edge_threshold)) continue;
-    v[n].a = a; v[n].pos = i; v[n].within = within; v[n].w = w;
+    if (within && (from < 0 || to < 0)) continue;  /* inside a cycle's node */
+    v[n].from = from; v[n].to = to; v[n].pos = i; v[n].within = within;
+    v[n].count = a->count; v[n].time = a->time + a->child_time;
     n++;
   }
+  /* the arcs to or from one cycle's node: one edge per other end, first
+     in the array; then the shares and the threshold */
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    Edge e = v[i];
+    if (e.from < 0 || e.to < 0) { v[i] = v[k]; v[k++] = e; }
+  }
+  if (k) {
+    qsort(v, k, sizeof *v, cmp_ends);
+    for (size_t i = 0; i < k; i++) {
+      if (nc && v[nc - 1].from == v[i].from && v[nc - 1].to == v[i].to) {
+        v[nc - 1].count += v[i].count;
+        v[nc - 1].time += v[i].time;
+      } else {
+        v[nc++] = v[i];
+      }
+    }
+    memmove(v + nc, v + k, (n - k) * sizeof *v);
+    n = nc + (n - k);
+  }
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    Edge e = v[i];
+    e.w = D->by_calls ? (double)e.count / D->total : e.time / D->total;
+    if (!e.within && !(100.0 * e.w >= D->eo->edge_threshold)) continue;
+    v[m++] = e;
+  }
+  n = m;
   *all = n;
   if (max && n > max) {
     qsort(v, n, sizeof *v, cmp_edge);
     n = max;
-    qsort(v, n, sizeof *v, cmp_pos);
   }
+  qsort(v, n, sizeof *v, cmp_pos);
   *out = v;
   return n;
 }
 
+/* Each line of an edge's label has a space on either side: dot sets the
+   labels of two edges between one pair of nodes (a call each way) side by
+   side with no gap, which ran "11276 calls" and "12688 calls" together. */
 static void edges(Dot *D, const Edge *v, size_t n)
 {
   FILE *f = D->f;
   for (size_t i = 0; i < n; i++) {
-    const Arc *a = v[i].a;
+    const Edge *e = &v[i];
     putc(' ', f); putc(' ', f);
-    node_id(f, a->parent);
+    node_id(f, e->from);
     fputs(" -> ", f);
-    node_id(f, a->child);
-    if (v[i].within) {
-      fprintf(f, " [style=dashed, color=\"#808080\", label=\"%llu call%s\"];\n",
-              (unsigned long long)a->count, a->count == 1 ? "" : "s");
+    node_id(f, e->to);
+    if (e->within) {
+      fprintf(f, " [style=dashed, color=\"#808080\", label=\" %llu call%s \"];\n",
+              (unsigned long long)e->count, e->count == 1 ? "" : "s");
       continue;
     }
     char col[16];
     double pen;
-    colour(v[i].w, col, sizeof col, &pen);
+    colour(e->w, col, sizeof col, &pen);
     double pt = D->pt;
-    fprintf(f, " [label=\"%.2f%%\\n%.2f s\\n%llu call%s\", color=\"%s\", fontcolor=\"%s\", "
+    fprintf(f, " [label=\" %.2f%% \\n %.2f s \\n %llu call%s \", color=\"%s\", fontcolor=\"%s\", "
             "penwidth=%.2f, arrowsize=%.2f];\n",
-            pt > 0 ? 100.0 * (a->time + a->child_time) / pt : 0.0, (a->time + a->child_time) / D->hz,
-            (unsigned long long)a->count, a->count == 1 ? "" : "s", col, col, pen,
+            pt > 0 ? 100.0 * e->time / pt : 0.0, e->time / D->hz,
+            (unsigned long long)e->count, e->count == 1 ? "" : "s", col, col, pen,
             0.5 + pen / 4);
   }
 }
@@ -208,14 +296,14 @@ static void flat_only(Dot *D)
     double pen;
     colour(w, col, sizeof col, &pen);
     fprintf(f, "  s%zu [label=\"", i);
-    export_dot_text(f, sym_label(tab, s));
+    name_lines(D, s, -1);
     fprintf(f, "\\n%.2f%% self\", fillcolor=\"%s\", color=\"%s\"];\n", 100.0 * w, col, col);
   }
 }
 
 void export_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
-  Dot D = { f, in, eo, in->hist ? in->hist->hz : 0.0, 0, 0, 0, NULL };
+  Dot D = { f, in, eo, in->hist ? in->hist->hz : 0.0, 0, 0, 0, NULL, NULL };
   fputs("digraph gprof {\n", f);
   fputs("  graph [fontname=\"Helvetica\", ranksep=0.3, nodesep=0.2, labelloc=t];\n", f);
   fputs("  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=\"filled,rounded\", "
@@ -256,6 +344,13 @@ void export_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
   }
   for (size_t i = 0; i < nc; i++) D.shown[cand[i].s->index] = 1;
   free(cand);
+  D.cycle_node = xcalloc((size_t)cg->ncycles + 2, 1);
+  for (int c = 1; c <= cg->ncycles; c++) {
+    const Sym *cyc = &cg->cycles[c];
+    int members = 0;
+    for (const Sym *m = cyc->cyc_next; m && !members; m = m->cyc_next) members = drawn(&D, m);
+    D.cycle_node[c] = drawn(&D, cyc) && !members;
+  }
   Edge *ev;
   size_t all_edges, ne = pick_edges(&D, &ev, 3 * eo->max_nodes, &all_edges);
   fputs("  label=\"", f);
@@ -265,29 +360,34 @@ void export_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
   fprintf(f, ", edges from %g%%", eo->edge_threshold);
   if (ne < all_edges) fprintf(f, " (the %zu heaviest of %zu)", ne, all_edges);
   fputs("\";\n", f);
-  /* cycles, each in a cluster with its drawn members */
+  /* a cycle with members drawn: a box around them, labelled with the
+     cycle's figures and drawn in its colour */
   for (int c = 1; c <= cg->ncycles; c++) {
     const Sym *cyc = &cg->cycles[c];
-    int any = drawn(&D, cyc);
+    int any = 0;
     for (const Sym *m = cyc->cyc_next; m && !any; m = m->cyc_next) any = drawn(&D, m);
     if (!any) continue;
-    fprintf(f, "  subgraph cluster_cycle%d {\n    style=dashed; color=\"#808080\"; label=\"\";\n", c);
-    if (drawn(&D, cyc)) { fputs("  ", f); node(&D, cyc); }
+    char col[16] = "#808080";
+    double pen = 1;
+    if (drawn(&D, cyc)) colour(sym_weight(&D, cyc), col, sizeof col, &pen);
+    fprintf(f, "  subgraph cluster_cycle%d {\n    style=dashed; color=\"%s\"; fontcolor=\"%s\"; fontsize=10; labeljust=l; "
+            "penwidth=%.2f;\n    label=\"<cycle %d as a whole> [%d]", c, col, col, pen, c, cyc->index);
+    figures(&D, cyc, "\\l");   /* left-justified: edges come in at the middle */
+    fputs("\\l\";\n", f);
     for (const Sym *m = cyc->cyc_next; m; m = m->cyc_next)
       if (drawn(&D, m)) {
         fputs("  ", f);
         node(&D, m);
-        /* keeps the cycle's own node above its members */
-        if (drawn(&D, cyc)) fprintf(f, "    c%d -> n%d [style=invis];\n", c, m->index);
       }
     fputs("  }\n", f);
   }
   for (size_t i = 0; i < cg->norder; i++) {
     const Sym *s = cg->order[i];
-    if (drawn(&D, s) && !s->is_cycle && !s->cycle_num) node(&D, s);
+    if (s->is_cycle ? cycle_node(&D, s->cycle_num) : drawn(&D, s) && !s->cycle_num) node(&D, s);
   }
   edges(&D, ev, ne);
   fputs("}\n", f);
   free(ev);
   free(D.shown);
+  free(D.cycle_node);
 }

@@ -45,6 +45,15 @@ static void u64(FILE *f, uint64_t v)
   fprintf(f, "%llu", (unsigned long long)v);
 }
 
+/* S's label as --dot shortens it (export_short_name). */
+static void short_name(Json *J, const Sym *s)
+{
+  FILE *f = J->f;
+  char *sh = export_short_label(J->in->tab, s);
+  STR(sh);
+  free(sh);
+}
+
 /* What every function mentioned carries: names, address, source. */
 static void sym_fields(Json *J, const Sym *s)
 {
@@ -52,6 +61,7 @@ static void sym_fields(Json *J, const Sym *s)
   const SymTab *tab = J->in->tab;
   key(f, "name", 1); STR(s->name);
   key(f, "display", 0); STR(sym_label(tab, s));
+  key(f, "short_name", 0); short_name(J, s);
   key(f, "address", 0); u64(f, s->addr);
   key(f, "static", 0); fputs(s->is_static ? "true" : "false", f);
   key(f, "line_symbol", 0); fputs(export_is_line(s) ? "true" : "false", f);
@@ -169,6 +179,7 @@ static void write_line(Json *J, const Arc *a, const Sym *entry, const Sym *other
   else fputs("null", f);
   key(f, "name", 0); STR(other->name);
   key(f, "display", 0); STR(sym_label(J->in->tab, other));
+  key(f, "short_name", 0); short_name(J, other);
   key(f, "printed", 0); fputs(other->print_flag ? "true" : "false", f);
   key(f, "cycle", 0);
   if (other->cycle_num) fprintf(f, "%d", other->cycle_num);
@@ -214,6 +225,7 @@ static void write_entry(Json *J, const Sym *s, double print_time)
       key(f, "index", 1); fprintf(f, "%d", m->index);
       key(f, "name", 0); STR(m->name);
       key(f, "display", 0); STR(sym_label(tab, m));
+      key(f, "short_name", 0); short_name(J, m);
       key(f, "printed", 0); fputs(m->print_flag ? "true" : "false", f);
       key(f, "self_seconds", 0); NUM(m->prop_self / J->hz);
       key(f, "children_seconds", 0); NUM(m->prop_child / J->hz);
@@ -301,6 +313,8 @@ static void write_graph(Json *J)
     }
     fputs("\"kind\":\"function\",\"display\":", f);
     STR(sym_label(tab, v[i]));
+    fputs(",\"short_name\":", f);
+    short_name(J, v[i]);
     fputs(",\"file\":", f);
     str_or_null(f, v[i]->is_static ? src_sym_file(tab, v[i]) : NULL);
     putc('}', f);

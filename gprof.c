@@ -68,6 +68,7 @@ static const struct option long_opts[] = {
   { "node-threshold", required_argument, 0, 1013 },
   { "edge-threshold", required_argument, 0, 1014 },
   { "max-nodes", required_argument, 0, 1015 },
+  { "dot-full-names", no_argument, 0, 1016 },
   { 0, 0, 0, 0 }
 };
 
@@ -95,7 +96,7 @@ static void usage(FILE *f, int status)
       "Exports (long options only; FILE \"-\" is standard output, which then\n"
       "holds only that):\n"
       "\t[--dot[=FILE]] [--node-threshold=PCT] [--edge-threshold=PCT]\n"
-      "\t[--max-nodes=N] [--callgrind[=FILE]] [--json[=FILE]]\n");
+      "\t[--max-nodes=N] [--dot-full-names]\n\t[--callgrind[=FILE]] [--json[=FILE]]\n");
   exit(status);
 }
 
@@ -259,6 +260,7 @@ int main(int argc, char **argv)
       exports.max_nodes = v;
       break;
     }
+    case 1016: exports.full_names = 1; break;
     case '?': usage(stderr, 1); break;
     default: break;
     }

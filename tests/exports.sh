@@ -90,6 +90,12 @@ for d in cases/*/; do
   else
     bad "dot $c: $(head -3 $w.doterr) $r"
   fi
+  # names within 40 characters a line, edge labels apart where dot put them
+  if dot -Txdot $w.dot -o $w.xdot 2> $w.doterr && r=$($py tools/exportcheck.py labels $w.dot $w.xdot 40); then
+    ok "dot labels $c: $r"
+  else
+    bad "dot labels $c: $(head -3 $w.doterr) $r"
+  fi
 done
 
 # 4. Names that need escaping, C++ names with spaces and quotes, a cycle
@@ -102,8 +108,28 @@ if (cd $w && "$GPROF" -b --json=w.json --dot=w.dot --callgrind=w.cg bin gmon.out
     && ok "weird names: callgrind: $r" || bad "weird names: callgrind: $r"
   dot -Tsvg $w/w.dot -o $w/w.svg 2> $w/doterr && [ ! -s $w/doterr ] && r=$($py tools/exportcheck.py svg $w/w.json $w/w.svg) \
     && ok "weird names: dot: $r" || bad "weird names: dot: $(cat $w/doterr) $r"
+  (cd $w && "$GPROF" -b --dot-full-names --dot=wf.dot bin gmon.out > /dev/null) && dot -Tsvg $w/wf.dot -o $w/wf.svg 2> $w/doterr \
+    && [ ! -s $w/doterr ] && r=$($py tools/exportcheck.py svgfull $w/w.json $w/wf.svg) \
+    && ok "weird names: dot --dot-full-names: $r" || bad "weird names: dot --dot-full-names: $(cat $w/doterr) $r"
 else
   bad "weird names: gprof failed"
+fi
+
+# 4b. A C++ program (tests/progs/cxxgraph.cc: the standard library,
+#    templates, lambdas, virtual calls, a cycle): dot draws it with short
+#    names of at most 40 characters a line, every name as JSON's
+#    short_name; --dot-full-names draws the text's names, each on one line.
+w=$OUT/cxx; mkdir -p $w; m=cases/cxxgraph
+if (cd $m && "$GPROF" -b --dot=$w/s.dot --json=$w/s.json bin gmon.out > /dev/null \
+    && "$GPROF" -b --dot-full-names --dot=$w/f.dot bin gmon.out > /dev/null); then
+  dot -Tsvg $w/s.dot -o $w/s.svg 2> $w/err && [ ! -s $w/err ] && dot -Txdot $w/s.dot -o $w/s.xdot \
+    && r=$($py tools/exportcheck.py svg $w/s.json $w/s.svg) && r="$r; $($py tools/exportcheck.py labels $w/s.dot $w/s.xdot 40)" \
+    && ok "c++ names: $r" || bad "c++ names: $(cat $w/err) $r"
+  dot -Tsvg $w/f.dot -o $w/f.svg 2> $w/err && [ ! -s $w/err ] && r=$($py tools/exportcheck.py svgfull $w/s.json $w/f.svg) \
+    && long=$(grep -o 'label="[^"]*' $w/f.dot | awk '{ if (length > n) n = length } END { print n - 7 }') && [ "$long" -gt 200 ] \
+    && ok "c++ --dot-full-names: $r, the longest $long bytes" || bad "c++ --dot-full-names: $(cat $w/err) $r"
+else
+  bad "c++ names: gprof failed"
 fi
 
 # 5. Files: an unwritable FILE is an error naming it, and nothing is left;
@@ -133,6 +159,14 @@ if [ $rc = 1 ] && grep -q threshold $f/err && [ ! -e $f/t.dot ]; then ok "bad th
   && dot -Tsvg $f/z.dot -o $f/z.svg && r=$($py tools/exportcheck.py dot $f/z.json $f/z.dot 0 0) \
   && ok "-z, thresholds 0: $r" || bad "-z, thresholds 0: $r"
 
+# A cycle over the threshold with no member over it (cycle 1: 15%, ping
+# and pong 7-8%) is a node, and the arcs to and from its members are
+# edges to and from it, one per other end.
+(cd $m && "$GPROF" -b --node-threshold=10 --dot=$f/c.dot --json=$f/c.json bin gmon.out > /dev/null) \
+  && dot -Tsvg $f/c.dot -o $f/c.svg && r=$($py tools/exportcheck.py dot $f/c.json $f/c.dot 10 0.1) \
+  && grep -q '^  n2 -> c1 ' $f/c.dot && grep -q '^  c1 -> n1 .*26964 calls' $f/c.dot \
+  && ok "a cycle drawn as a node: $r" || bad "a cycle drawn as a node: $r"
+
 # Symspecs, -e/-E/-f/-F, -k shape the picture as they shape the graph
 # (exportcheck derives the expected nodes and edges from the JSON, which
 # the loop above checked against the text for these options).
@@ -146,7 +180,7 @@ if callgrind_annotate --inclusive=yes --tree=caller $OUT/cl_cycles.cg > $f/incl.
    && grep -q 'work' $f/incl.ann && grep -q 'PROGRAM TOTALS' $f/incl.ann; then
   ok "callgrind_annotate --inclusive=yes --tree=caller"; else bad "callgrind_annotate --inclusive=yes: $(head -3 $f/incl.ann)"; fi
 
-# --max-nodes: the heaviest nodes, three edges per node at most.
+# --max-nodes: the heaviest nodes, and at most three times as many edges.
 s=cases/synth_700_27
 (cd $s && "$GPROF" -b --node-threshold=0 --edge-threshold=0 --max-nodes=25 --dot=$f/cap.dot --json=$f/cap.json bin gmon.out > /dev/null) \
   && dot -Tsvg $f/cap.dot -o $f/cap.svg && r=$($py tools/exportcheck.py dot $f/cap.json $f/cap.dot 0 0 25) \

@@ -35,6 +35,7 @@ prog cycles_nog  gcc "-O1"             cycles.c 1500
 prog cycles_m32  gcc "-O0 -g -m32"     cycles.c 2000
 prog cycles_static gcc "-O1 -g -static" cycles.c 2000
 prog names       g++ "-O0 -g"          names.cc
+prog cxxgraph    g++ "-O1"             cxxgraph.cc 8000
 prog multi       gcc "-O0 -g"          "multi/main.c multi/alpha.c multi/beta.c"
 
 derive twofiles cycles gmon.a gmon.b

@@ -181,29 +181,45 @@ def check_callgrind(doc, ann):
 
 def drawn_sets(doc, node_thr, edge_thr, max_nodes):
     """The nodes and candidate edges --dot keeps: entries over the node
-    threshold, the MAX_NODES heaviest; arcs between them over the edge
-    threshold (or within one function or cycle), each with its weight."""
+    threshold, the MAX_NODES heaviest; a cycle is a node only when none of
+    its members is (else the box around them), and then the arcs to and
+    from its members go to it, one edge per other end; arcs between drawn
+    nodes over the edge threshold (or within one function or cycle), each
+    with its weight."""
     cg = doc['call_graph']
     if cg is None or not cg['propagated_seconds']:
         return None, None
     cand = [e for e in cg['entries'] if e['percent'] >= node_thr]
     if max_nodes and len(cand) > max_nodes:
         cand = sorted(cand, key=lambda e: (-e['percent'], e['index']))[:max_nodes]
-    ids = {e['index']: ('c%d' % e['cycle']) if e['kind'] == 'cycle' else ('n%d' % e['index']) for e in cand}
-    edges = {}
+    funcs = {e['index'] for e in cand if e['kind'] == 'function'}
+    boxed = {e['cycle'] for e in cand if e['kind'] == 'function' and e['cycle']}
+    cnodes = {e['cycle'] for e in cand if e['kind'] == 'cycle' and e['cycle'] not in boxed}
+    def end(index, cycle):
+        if index in funcs: return 'n%d' % index
+        if cycle in cnodes: return 'c%d' % cycle
+        return None
+    acc = {}
     for e in cg['entries']:
-        if e['kind'] != 'function' or e['index'] not in ids: continue
+        fr = e['kind'] == 'function' and end(e['index'], e['cycle'])
+        if not fr: continue
         for c in e['children']:
-            if c['index'] not in ids: continue
-            w = 100.0 * (c['self_seconds'] + c['children_seconds']) / cg['propagated_seconds'] if not c['within'] else None
-            if w is not None and not w >= edge_thr: continue
-            edges[(ids[e['index']], ids[c['index']])] = (0, c['calls']) if c['within'] else (1, w)
-    return set(ids.values()), edges
+            to = c['index'] is not None and end(c['index'], c['cycle'])
+            if not to or (c['within'] and 'c' in (fr[0], to[0])): continue
+            a = acc.setdefault((fr, to), [c['within'], 0, 0.0])
+            a[1] += c['calls']
+            if not c['within']: a[2] += c['self_seconds'] + c['children_seconds']
+    edges = {}
+    for k, (within, calls, secs) in acc.items():
+        w = None if within else 100.0 * secs / cg['propagated_seconds']
+        if w is not None and not w >= edge_thr: continue
+        edges[k] = (0, calls) if within else (1, w)
+    return {'n%d' % i for i in funcs} | {'c%d' % c for c in cnodes}, edges
 
 
 def check_dot(doc, dot, node_thr, edge_thr, max_nodes):
     nodes = set(re.findall(r'^\s*([nc]\d+) \[', dot, re.M))
-    edges = set(re.findall(r'^\s*(n\d+) -> (n\d+) \[', dot, re.M))
+    edges = set(re.findall(r'^\s*([nc]\d+) -> ([nc]\d+) \[', dot, re.M))
     want_n, cand = drawn_sets(doc, node_thr, edge_thr, max_nodes)
     if want_n is None:
         print('dot: %d nodes, %d edges (no time: weighed by calls)' % (len(nodes), len(edges))); return
@@ -230,24 +246,76 @@ def dot_name(s):
     return out
 
 
-def check_svg(doc, svgfile):
+def check_svg(doc, svgfile, full):
+    """Every function over 0.5% is drawn with its name: the whole name
+    (--dot-full-names) on a line, or the short name, whose lines follow
+    one another."""
     import xml.etree.ElementTree as ET
     texts = [el.text or '' for el in ET.parse(svgfile).iter() if el.tag.endswith('}text')]
+    joined = ''.join(texts)
     n = 0
     for e in doc['call_graph']['entries']:
         if e['kind'] != 'function' or e['percent'] < 0.5: continue
-        want = dot_name(e['display'])
-        if not any(t.startswith(want) for t in texts):
+        want = dot_name(e['display' if full else 'short_name'])
+        if not (any(t.startswith(want) for t in texts) if full else want in joined):
             print('exportcheck: %r not in the SVG' % want); sys.exit(1)
         n += 1
-    print('%d names drawn as they are' % n)
+    print('%d names drawn as they are%s' % (n, '' if full else ' (short)'))
+
+
+def check_labels(dotfile, xdotfile, width):
+    """--dot's labels read: every line of a node's name within WIDTH
+    characters; every line of an edge's label padded with a space on
+    either side; and, where dot placed them (its xdot output: each text's
+    centre and width), no two edges' labels run together on a line."""
+    dot = open(dotfile, encoding='utf-8', errors='surrogateescape').read()
+    longest = 0
+    for m in re.finditer(r'^\s*[ns]\d+ \[label="((?:[^"\\]|\\.)*)"', dot, re.M):
+        for line in m.group(1).split('\\n'):
+            if re.fullmatch(r'-?[\d.]+% (total|self)', line): break
+            text = re.sub(r'\\(.)', r'\1', line).replace('&amp;', '&')
+            longest = max(longest, len(text))
+            if len(text) > width:
+                print('exportcheck: a name line of %d characters: %r' % (len(text), text)); sys.exit(1)
+    nedge = 0
+    for m in re.finditer(r'^\s*[nc]\d+ -> [nc]\d+ \[.*label="((?:[^"\\]|\\.)*)"', dot, re.M):
+        nedge += 1
+        for line in m.group(1).split('\\n'):
+            if not (line.startswith(' ') and line.endswith(' ')):
+                print('exportcheck: an edge label line without spaces around it: %r' % line); sys.exit(1)
+    xdot = open(xdotfile, encoding='utf-8', errors='surrogateescape').read().replace('\\\n', '')
+    boxes = []
+    for m in re.finditer(r'^\s*(\S+) -> (\S+)\s*\[(.*?)\];$', xdot, re.M | re.S):
+        ld = re.search(r'_ldraw_="(.*?)"[,\]]', m.group(3), re.S)
+        if not ld: continue
+        ops = ld.group(1)
+        for t in re.finditer(r'T ([-\d.]+) ([-\d.]+) (-?\d+) ([\d.]+) (\d+) -', ops):
+            x, y, w = float(t.group(1)), float(t.group(2)), float(t.group(4))
+            text = ops[t.end():t.end() + int(t.group(5))]
+            # the printed characters' part of the width (the spaces' share
+            # estimated as their share of the characters)
+            vis = w * len(text.strip()) / max(len(text), 1)
+            boxes.append((y, x - vis / 2, x + vis / 2, m.start(), text))
+    boxes.sort()
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if b[0] - a[0] >= 9: break
+            # on one line, a font size (9 points) apart at least: dot's
+            # own gap between two labels of one pair of nodes was about 5
+            # points, which drew them as one word
+            if a[3] != b[3] and max(a[1], b[1]) - min(a[2], b[2]) < 9:
+                print('exportcheck: edge labels run together: %r and %r' % (a[4], b[4])); sys.exit(1)
+    print('name lines up to %d characters, %d edge labels padded, %d label lines apart' % (longest, nedge, len(boxes)))
 
 
 if __name__ == '__main__':
     mode, jf, tf = sys.argv[1:4]
-    if mode in ('dot', 'svg'):
+    if mode == 'labels':
+        check_labels(jf, tf, int(sys.argv[4]))
+        sys.exit(0)
+    if mode in ('dot', 'svg', 'svgfull'):
         doc = json.load(open(jf, encoding='utf-8'))
-        if mode == 'svg': check_svg(doc, tf)
+        if mode != 'dot': check_svg(doc, tf, mode == 'svgfull')
         else:
             thr = [float(x) for x in sys.argv[4:6]] or [0.5, 0.1]
             maxn = int(sys.argv[6]) if len(sys.argv) > 6 else 200
