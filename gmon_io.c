@@ -309,14 +309,15 @@ static void read_bsd(Reader *r, int force44)
   if (hi < lo || ncnt < hdr)
     fatal("%s: file '%s' does not appear to be in gmon.out format\n", opt.whoami, filename);
   uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
-  hist_check(&r->p->hist, filename, lo, hi, nbins, "seconds", 's');
+  static const char seconds[HIST_DIMEN_LEN + 1] = "seconds";
+  hist_check(&r->p->hist, filename, lo, hi, nbins, seconds, 's');
   uint64_t *bins;
   uint32_t got = read_bins(r, nbins, NULL, &bins);
   if (got < nbins) {
     free(bins);
     fatal("%s: unexpected EOF after reading %d/%u bins\n", opt.whoami, (int)got - 1, nbins);
   }
-  hist_add(&r->p->hist, lo, hi, nbins, rate ? rate : 100, "seconds", 's', bins);
+  hist_add(&r->p->hist, lo, hi, nbins, rate ? rate : 100, seconds, 's', bins);
   free(bins);
   r->p->have_hist = 1;
   r->p->have_arcs = 1;
@@ -413,7 +414,7 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
     genc_put_u32(&out, (uint32_t)hs->hz);
     char dim[HIST_DIMEN_LEN];
     memset(dim, 0, sizeof dim);
-    memcpy(dim, hs->dimen, strnlen(hs->dimen, HIST_DIMEN_LEN));
+    memcpy(dim, hs->dimen, HIST_DIMEN_LEN);
     genc_put_bytes(&out, dim, HIST_DIMEN_LEN);
     genc_put_u8(&out, (unsigned char)hs->dimen_abbrev);
     for (uint32_t k = 0; k < h->nbins; k++) genc_put_n(&out, h->bins[k] & 0xffff, 2);

@@ -59,7 +59,10 @@ void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
   int same = hist_check(hs, NULL, lowpc, highpc, nbins, dimen, abbrev);
   if (hs->nrecs == 0 && !hs->recs) {
     hs->hz = rate;
-    snprintf(hs->dimen, sizeof hs->dimen, "%s", dimen);
+    /* all 15 bytes, what follows the string too: GNU's gmon.sum copies
+       them from the first record (found by a mutated profile) */
+    memcpy(hs->dimen, dimen, HIST_DIMEN_LEN);
+    hs->dimen[HIST_DIMEN_LEN] = 0;
     hs->dimen_abbrev = abbrev;
   }
   if (same >= 0) {

@@ -37,6 +37,9 @@ int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highp
 /* The bins, once credited (and written to gmon.sum) are not needed by the
    reports: hist_free_bins gives them back (ranges and counts stay). */
 void hist_free_bins(HistSet *hs);
+/* DIMEN is the record's whole 15-byte field (HIST_DIMEN_LEN bytes are
+   read, a string and what follows it): the first record's is kept as it
+   is, since gmon.sum carries it so. */
 void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
               uint32_t rate, const char *dimen, char abbrev,
               const uint64_t *bins);

@@ -58,6 +58,10 @@ cp cases/cycles/gmon.out cases/bad_scale/; $ed rescale cases/cycles/gmon.out cas
 derive bad_notobj cycles gmon.out; cp cases/cycles/gmon.out cases/bad_notobj/; cp progs/cycles.c cases/bad_notobj/bin
 derive bad_missing cycles gmon.none
 derive options cycles gmon.out; cp cases/cycles/gmon.out cases/options/
+# bytes after the dimension string ("seconds\0" then garbage): gmon.sum
+# carries the first record's 15 bytes as they are
+derive dimen_tail cycles gmon.out
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); i = d.index(b"seconds\0"); d[i + 8:i + 15] = b"\x10tail!\x01"; open(sys.argv[2], "wb").write(d)' cases/cycles/gmon.out cases/dimen_tail/gmon.out
 # -c on i386: hand-made calls of every kind GNU's scan meets
 mkdir -p cases/callscan
 gcc -m32 -nostdlib -no-pie -Wl,-e,_start -o cases/callscan/bin progs/callscan.s
