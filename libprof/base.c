@@ -1,0 +1,90 @@
+/* base.c -- what every other module of libprof uses: zeroed memory
+ * straight from the kernel, thread ids, spin locks usable from signal
+ * handlers, signal masks set without the program's wrappers, messages on
+ * stderr without stdio, and names built without snprintf.  Everything
+ * here is async-signal-safe.  Part of gmon.c's translation unit. */
+
+static void *map_zero(size_t n)
+{
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static pid_t tid(void)
+{
+  if (!my_tid) my_tid = (pid_t)syscall(SYS_gettid);
+  return my_tid;
+}
+
+/* glibc's own signals, 32 (cancellation) and 33 (set*id), kept out of
+   masks as its wrappers keep them; libprof's masks go straight to the
+   kernel. */
+static void mask_del(sigset_t *s, int sig)
+{
+  const int w = 8 * (int)sizeof(unsigned long);
+  ((unsigned long *)(void *)s)[(sig - 1) / w] &= ~(1UL << ((sig - 1) % w));
+}
+
+static int raw_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+  return syscall(SYS_rt_sigprocmask, how, set, old, (size_t)(_NSIG / 8)) == 0 ? 0 : errno;
+}
+
+/* ---- locks (usable from signal handlers) ---- */
+
+/* Takes LOCK; returns 1 if taken, 0 if this thread already holds it (a
+   signal handler interrupting the holder), or, when PATIENCE_MS >= 0,
+   after waiting that long for another thread. */
+static int lock_take(int *lock, int patience_ms)
+{
+  int me = (int)tid();
+  if (__atomic_load_n(lock, __ATOMIC_RELAXED) == me) return 0;
+  for (long spins = 0;; spins++) {
+    int free_ = 0;
+    if (__atomic_compare_exchange_n(lock, &free_, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      return 1;
+    if (patience_ms >= 0 && spins >= patience_ms) return 0;
+    struct timespec ms = { 0, 1000000 };
+    if (spins < 100) sched_yield(); else nanosleep(&ms, NULL);
+  }
+}
+
+static void lock_give(int *lock, int taken)
+{
+  if (taken) __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
+static void say(const char *a, const char *b, const char *c)
+{
+  /* stderr without stdio: this can run in a signal handler */
+  const char *s[3] = { a, b, c };
+  for (int i = 0; i < 3; i++) {
+    if (!s[i]) continue;
+    if (write(2, s[i], strlen(s[i])) < 0
+        && (errno != EBADF || early.err_fd < 0 || write(early.err_fd, s[i], strlen(s[i])) < 0))
+      return;
+  }
+}
+
+/* DST = A B C, each possibly NULL; the number is written in decimal.
+   Returns 0, or -1 when it does not fit in CAP bytes (DST then holds
+   what fits). */
+static int make_name(char *dst, size_t cap, const char *a, const char *b, long num)
+{
+  size_t n = 0;
+  int fits = 1;
+  for (const char *s = a; s && *s; s++)
+    if (n + 1 < cap) dst[n++] = *s; else fits = 0;
+  for (const char *s = b; s && *s; s++)
+    if (n + 1 < cap) dst[n++] = *s; else fits = 0;
+  if (num >= 0) {
+    char d[24];
+    int k = 0;
+    do d[k++] = (char)('0' + num % 10); while ((num /= 10) > 0);
+    while (k)
+      if (n + 1 < cap) dst[n++] = d[--k]; else { fits = 0; k--; }
+  }
+  dst[n] = 0;
+  return fits ? 0 : -1;
+}
+

@@ -1,0 +1,81 @@
+/* state.h -- libprof's runtime state, one instance for the process (the
+ * runtime is entered from mcount and from signal handlers, which carry no
+ * context), and the thread-local marks every module reads.  Part of the
+ * single translation unit gmon.c builds (see there). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <link.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include "prof.h"
+
+#define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
+/* Slots of a new table: small, since most threads call few distinct arcs
+   and 10,000 live threads must not cost much more than under glibc's
+   runtime (a table and its first slots are carved from shared chunks,
+   about 1.2 KB per thread); a busy thread's table grows by doubling. */
+#define TAB_INITIAL 64
+/* a table grows only past TAB_INITIAL / 2 arcs, so slots never move while
+   its log of arc slots is complete */
+_Static_assert(TAB_INITIAL / 2 >= PROF_TAB_LOG, "the arc log outlives no grow");
+
+static struct {
+  int started, enabled, final;
+  int final_wanted;              /* the final write waits: snapshots stand aside */
+  uintptr_t lowpc, highpc, textsize, bias;
+  uint32_t *bins;
+  size_t nbins;
+  int hz;
+  int sig;                       /* the sampling signal (a real-time one) */
+  int overhead;                  /* LIBPROF_OVERHEAD: OV_DROP, OV_CHARGE, OV_REPORT */
+  uint64_t overhead_ticks;       /* samples in libprof's code, dropped */
+  char *arena, *arena_end;       /* where new tables are carved (under tab_lock) */
+  pid_t pid;
+  prof_tab *tabs;                /* every table ever made */
+  prof_tab *free;                /* tables of finished threads, emptied */
+  prof_tab retired;              /* the counts of finished threads */
+  uint64_t lost_arcs;
+  int tab_lock, write_lock;      /* owner's tid, 0 = free */
+  int dump_signal;
+  double interval;
+  int wake[2];                   /* a pipe: a byte in it makes the helper write */
+  int helper;                    /* the helper thread runs */
+} P;
+
+static __thread int in_libprof;  /* set while this thread runs our C code */
+static __thread pid_t my_tid;
+static __thread timer_t my_timer;
+static __thread int have_timer;
+/* for the ticks between the kernel's last clock tick and the thread's
+   end (see stop_thread_timer): expirations seen, where the timer started, and
+   the bin the last sample went to (NO_BIN if it was dropped) */
+static __thread uint64_t ticks_seen, timer_cpu0;
+static __thread size_t last_bin;
+static __thread uintptr_t slow_self;   /* selfpc, while in the slow path */
+#define NO_BIN ((size_t)-1)
+enum { OV_DROP, OV_CHARGE, OV_REPORT };
+
+/* What a program that sandboxes itself leaves libprof (see
+   before_sandbox): the final file opened before, and a copy of stderr
+   for programs that close theirs before exit. */
+static struct {
+  int fd, err_fd;
+  pid_t pid;                     /* the process that opened them */
+  dev_t dev;
+  ino_t ino;
+  char name[4096];
+} early = { -1, -1, 0, 0, 0, "" };
+

@@ -1,0 +1,343 @@
+/* write.c -- writing profiles: the GNU format from the histogram and
+ * the sum of every thread's table (made by the writer alone, growing as
+ * threads find arcs meanwhile), written with write(2) from static or
+ * mapped memory (so a signal handler can write), into a regular file
+ * whole or not at all, never replacing a link, a device or a FIFO; the
+ * file's name; and what a program about to sandbox itself leaves for the
+ * final write.  Part of gmon.c's translation unit; uses base.c and the
+ * tables of count.c. */
+
+typedef struct {
+  int fd, err;
+  size_t n;
+  unsigned char buf[8192];
+} wbuf;
+
+static void wflush(wbuf *w)
+{
+  size_t off = 0;
+  while (off < w->n && !w->err) {
+    ssize_t k = write(w->fd, w->buf + off, w->n - off);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) w->err = k < 0 ? errno : EIO;
+    else off += (size_t)k;
+  }
+  w->n = 0;
+}
+
+static void wbytes(wbuf *w, const void *p, size_t n)
+{
+  const unsigned char *s = p;
+  while (n--) {
+    if (w->n == sizeof w->buf) wflush(w);
+    w->buf[w->n++] = *s++;
+  }
+}
+
+static void wint(wbuf *w, uint64_t v, int n)
+{
+  for (int i = 0; i < n; i++) {
+    /* N may exceed 8 (the header's spare bytes): no shift by 64 or more */
+    unsigned char c = i < 8 ? (unsigned char)(v >> (8 * i)) : 0;
+    wbytes(w, &c, 1);
+  }
+}
+
+/* The writer's sum of every table: private to the writer, so it grows
+   (load kept under 1/2) and frees its old slots at once. */
+typedef struct {
+  prof_slot *slots;
+  uint64_t mask, used;
+} sum_tab;
+
+static int sum_init(sum_tab *t, uint64_t n)
+{
+  t->slots = map_zero(n * sizeof *t->slots);
+  t->mask = n - 1;
+  t->used = 0;
+  return t->slots != NULL;
+}
+
+static int sum_add(sum_tab *t, uint64_t key, uint64_t count)
+{
+  uint64_t k = slot_of(key, t->mask);
+  while (t->slots[k].key && t->slots[k].key != key) k = (k + 1) & t->mask;
+  if (!t->slots[k].key) {
+    if ((t->used + 1) * 2 > t->mask + 1) {
+      sum_tab g;
+      if (!sum_init(&g, (t->mask + 1) * 2)) return 0;
+      for (uint64_t j = 0; j <= t->mask; j++)
+        if (t->slots[j].key) {
+          uint64_t i = slot_of(t->slots[j].key, g.mask);
+          while (g.slots[i].key) i = (i + 1) & g.mask;
+          g.slots[i] = t->slots[j];
+        }
+      g.used = t->used;
+      munmap(t->slots, (t->mask + 1) * sizeof *t->slots);
+      *t = g;
+      return sum_add(t, key, count);
+    }
+    t->slots[k].key = key;
+    t->used++;
+  }
+  t->slots[k].count += count;
+  return 1;
+}
+
+static void write_data(wbuf *w)
+{
+  const int as = (int)sizeof(void *);
+  wbytes(w, "gmon", 4);
+  wint(w, 1, 4);
+  wint(w, 0, 12);
+  /* Histogram: addresses as the object has them (PIE load bias
+     removed).  A bin holds at most 65535 in the file; the rest goes into
+     further records of the same range, which gprof adds up. */
+  int more = 1;
+  for (uint32_t round = 0; more; round++) {
+    more = 0;
+    wbytes(w, "\0", 1);
+    wint(w, P.lowpc - P.bias, as);
+    wint(w, P.highpc - P.bias, as);
+    wint(w, P.nbins, 4);
+    wint(w, P.hz ? (uint64_t)P.hz : 100, 4);
+    char dim[15] = "seconds";
+    wbytes(w, dim, 15);
+    wbytes(w, "s", 1);
+    for (size_t i = 0; i < P.nbins; i++) {
+      uint64_t b = __atomic_load_n(&P.bins[i], __ATOMIC_RELAXED);
+      uint64_t done = (uint64_t)round * 0xffff;
+      uint64_t left = b > done ? b - done : 0;
+      if (left > 0xffff) more = 1;
+      wint(w, left > 0xffff ? 0xffff : left, 2);
+    }
+  }
+  /* every table and the finished threads' one, summed.  Other threads go
+     on counting (and finding new arcs) while this runs, so the sum is
+     sized from what is seen, growing as it fills, never from a count read
+     before. */
+  int taken = lock_take(&P.tab_lock, 2000);
+  uint64_t seen = P.retired.used, n = 1024;
+  for (prof_tab *t = P.tabs; t; t = t->next) seen += __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+  while (n < seen * 2 && n < ((uint64_t)1 << 32)) n *= 2;   /* a guess: it grows if need be */
+  sum_tab sum = { NULL, 0, 0 };
+  if (!sum_init(&sum, n)) {
+    lock_give(&P.tab_lock, taken);
+    w->err = ENOMEM;
+    return;
+  }
+  for (prof_tab *t = &P.retired; t; t = t == &P.retired ? P.tabs : t->next) {
+    /* the mask before the slots: a table that grows stores its new slots
+       first, so these slots have at least mask + 1 entries */
+    uint64_t mask = __atomic_load_n(&t->mask, __ATOMIC_ACQUIRE);
+    prof_slot *slots = __atomic_load_n(&t->slots, __ATOMIC_ACQUIRE);
+    for (uint64_t i = 0; slots && i <= mask; i++) {
+      uint64_t key = __atomic_load_n(&slots[i].key, __ATOMIC_ACQUIRE);
+      if (key && !sum_add(&sum, key, slots[i].count)) {
+        lock_give(&P.tab_lock, taken);
+        munmap(sum.slots, (sum.mask + 1) * sizeof *sum.slots);
+        w->err = ENOMEM;
+        return;
+      }
+    }
+  }
+  lock_give(&P.tab_lock, taken);
+  for (uint64_t i = 0; i <= sum.mask; i++) {
+    uint64_t key = sum.slots[i].key, c64 = sum.slots[i].count;
+    if (!key) continue;
+    uintptr_t from = P.lowpc + (uintptr_t)(key >> 32) - P.bias;
+    uintptr_t self = P.lowpc + (uintptr_t)(key & 0xffffffffu) - P.bias;
+    while (c64 > 0) {            /* counts are 32 bits in the file */
+      uint32_t c = c64 > 0xffffffffu ? 0xffffffffu : (uint32_t)c64;
+      wbytes(w, "\1", 1);
+      wint(w, from, as);
+      wint(w, self, as);
+      wint(w, c, 4);
+      c64 -= c;
+    }
+  }
+  munmap(sum.slots, (sum.mask + 1) * sizeof *sum.slots);
+}
+
+/* Writes the profile into the open file FD.  Returns 0 or an errno value. */
+static int write_fd(int fd)
+{
+  static wbuf w;                 /* under write_lock; kept off the stack */
+  w.fd = fd;
+  w.err = 0;
+  w.n = 0;
+  write_data(&w);
+  wflush(&w);
+  return w.err;
+}
+
+static int close_keep(int fd, int err)
+{
+  int e = errno;
+  if (close(fd) != 0 && !err) err = errno;
+  errno = e;
+  return err;
+}
+
+/* Writes the profile to PATH.  Returns 0 or an errno value.
+   - A symbolic link is refused (ELOOP), as glibc's runtime refuses it, so
+     a link the user made (to /dev/null, say) stays what it is.
+   - Anything that is not a regular file (a device, a FIFO) is written
+     into, as glibc does, never replaced; a FIFO with no reader is an
+     error (ENXIO), not a wait without end.
+   - A regular file, or none: the profile goes to an unnamed file in the
+     same directory (O_TMPFILE), linked into place when whole, so neither
+     a reader nor a kill ever leaves half a profile or a temporary name
+     behind (the only name ever made, for replacing an existing file, lives
+     between two system calls).  Where the file system has no O_TMPFILE
+     or /proc is missing, a named temporary file is renamed into place;
+     where the directory cannot be written but the file can, the file is
+     written in place, as glibc would. */
+static int write_to(const char *path)
+{
+  static char dir[4096], tmp[4096 + 64], proc[64];
+  struct stat st;
+  int exists = lstat(path, &st) == 0;
+  if (exists && S_ISLNK(st.st_mode)) return ELOOP;
+  if (exists && S_ISDIR(st.st_mode)) return EISDIR;
+  if (exists && !S_ISREG(st.st_mode)) {
+    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return close_keep(fd, write_fd(fd));
+  }
+  /* the directory, and a short name in it for the rare rename */
+  const char *slash = strrchr(path, '/');
+  size_t dn = slash ? (size_t)(slash - path) : 0;
+  if (dn >= sizeof dir) return ENAMETOOLONG;
+  if (slash) { memcpy(dir, path, dn); dir[dn] = 0; if (!dn) { dir[0] = '/'; dir[1] = 0; } }
+  else { dir[0] = '.'; dir[1] = 0; }
+  make_name(tmp, sizeof tmp, dir, "/.gmon.tmp.", (long)tid());
+
+  int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (fd >= 0) {
+    int err = write_fd(fd);
+    make_name(proc, sizeof proc, "/proc/self/fd/", NULL, fd);
+    if (!err && !exists) {
+      if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0) return close_keep(fd, 0);
+      if (errno != EEXIST) err = errno;
+    }
+    if (!err) {
+      unlink(tmp);
+      if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0) err = errno;
+      else if (rename(tmp, path) != 0) { err = errno; unlink(tmp); }
+    }
+    err = close_keep(fd, err);
+    if (err != ENOENT) return err;          /* ENOENT: no /proc; try by name */
+  } else if (errno == EACCES || errno == EPERM || errno == EROFS) {
+    if (!exists) return errno;
+    /* the directory is closed to us, the file perhaps not: in place */
+    fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    return close_keep(fd, write_fd(fd));
+  } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+    return errno;                           /* a missing directory, ... */
+  }
+  /* by name: a temporary file renamed into place */
+  fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return errno;
+  int err = close_keep(fd, write_fd(fd));
+  if (!err && rename(tmp, path) != 0) err = errno;
+  if (err) unlink(tmp);
+  return err;
+}
+
+/* The file the program writes at exit: $GMON_OUT_PREFIX.PID (FIRST), or
+   gmon.out -- gmon.out.PID in a process forked after start-up, so it
+   does not overwrite its parent's.  Returns 0, or ENAMETOOLONG. */
+static int default_name(char *name, size_t cap, int first)
+{
+  const char *prefix = getenv("GMON_OUT_PREFIX");
+  long pid = (long)getpid();
+  if (first && prefix) return make_name(name, cap, prefix, ".", pid) ? ENAMETOOLONG : 0;
+  if (pid != (long)P.pid && !prefix) return make_name(name, cap, "gmon.out.", NULL, pid) ? ENAMETOOLONG : 0;
+  return make_name(name, cap, "gmon.out", NULL, -1) ? ENAMETOOLONG : 0;
+}
+
+/* Writes the file the program writes at exit.  As with glibc, a prefix
+   naming a place that cannot be written falls back to gmon.out.  In a
+   process that has sandboxed itself since (before_sandbox), the file
+   opened before is written through when nothing else can be.  Returns 0
+   or errno. */
+static int write_default(int report)
+{
+  char name[4096];
+  int err = -1;
+  if (getenv("GMON_OUT_PREFIX"))
+    err = default_name(name, sizeof name, 1) ? ENAMETOOLONG : write_to(name);
+  if (err) {
+    default_name(name, sizeof name, 0);
+    err = write_to(name);
+  }
+  if (err && early.fd >= 0 && early.pid == getpid()) {
+    struct stat st;
+    if (fstat(early.fd, &st) == 0 && st.st_dev == early.dev && st.st_ino == early.ino
+        && ftruncate(early.fd, 0) == 0 && lseek(early.fd, 0, SEEK_SET) == 0) {
+      err = write_fd(early.fd);
+      make_name(name, sizeof name, early.name, NULL, -1);
+    }
+  }
+  if (err && report) {             /* worded as glibc's */
+    say("_mcleanup: ", name, ": ");
+    say(strerror(err), "\n", NULL);
+  }
+  return err;
+}
+
+/* A program about to sandbox itself (Landlock and seccomp both need
+   PR_SET_NO_NEW_PRIVS first; xz does it at start-up) may no longer be
+   allowed to create files, or even to print (xz closes stderr before it
+   exits).  So at that moment libprof opens the file it will write at
+   exit -- creating it empty if need be -- and keeps a copy of stderr;
+   write_default uses them only if the usual way fails. */
+static void before_sandbox(void)
+{
+  if (!P.started || !P.bins || early.fd >= 0) return;
+  in_libprof++;
+  if (default_name(early.name, sizeof early.name, 1) == 0) {
+    int fd = open(early.name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0666);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+      early.dev = st.st_dev;
+      early.ino = st.st_ino;
+      early.fd = fd;
+      early.pid = getpid();
+    } else if (fd >= 0) {
+      close(fd);
+    }
+  }
+  if (early.err_fd < 0) early.err_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
+  in_libprof--;
+}
+
+__attribute__((used)) static int do_prctl(int option, unsigned long a2, unsigned long a3,
+                                             unsigned long a4, unsigned long a5) PROF_SYM(prctl);
+static int do_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
+{
+  if ((option == PR_SET_NO_NEW_PRIVS && a2) || option == PR_SET_SECCOMP) before_sandbox();
+  return (int)syscall(SYS_prctl, option, a2, a3, a4, a5);
+}
+
+static void report_lost(void)
+{
+  if (P.overhead == OV_REPORT) {
+    char n[32], t[32];
+    uint64_t k = P.overhead_ticks, hz = P.hz ? (uint64_t)P.hz : 100;
+    make_name(n, sizeof n, NULL, NULL, (long)k);
+    make_name(t, sizeof t, NULL, NULL, (long)(k * 1000 / hz));
+    say("libprof: ", n, " samples (");
+    say(t, " ms of CPU time) in libprof's own code, not in the profile\n", NULL);
+  }
+  uint64_t lost = P.lost_arcs;
+  if (!lost) return;
+  char n[32];
+  make_name(n, sizeof n, NULL, NULL, (long)lost);
+  say("libprof: ", n, " calls not counted (out of memory, or made by a signal handler interrupting libprof)\n");
+}
+
