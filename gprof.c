@@ -187,8 +187,9 @@ int main(int argc, char **argv)
       }
       break;
     case 'k': {
+      /* GNU takes a spec without '/' and it deletes nothing */
       char *slash = strchr(optarg, '/');
-      if (!slash) usage(stderr, 1);
+      if (!slash) break;
       *slash = 0;
       sym_id_add_arc(&specs, optarg, slash + 1);
       break;
