@@ -207,7 +207,8 @@ int main(int argc, char **argv)
     case 'Z': report_off(&specs, &style, &user, STYLE_EXEC, EXCL_EXEC); break;
     case 'r': style |= STYLE_FUNC_ORDER; user |= STYLE_FUNC_ORDER; break;
     case 'R': o->map_file = optarg; style |= STYLE_FILE_ORDER; user |= STYLE_FILE_ORDER; break;
-    case 's': o->want_sum = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
+    /* GNU's -s also turns on -l: with -p, -q, -A ... the reports are by line */
+    case 's': o->want_sum = 1; o->line = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
     case 'S': o->ext_symtab = optarg; break;
     case 't': o->table_length = atoi(optarg); break;
     case 'T': o->traditional = 1; break;
