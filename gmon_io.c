@@ -383,7 +383,7 @@ void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename)
 {
   BoundedIn in;
   int err = bounded_open(&in, filename, GMON_STREAM_MAX);
-  if (err) fatal("%s: %s\n", filename, strerror(err));
+  if (err) fatal_perror(filename, strerror(err));
   gmon_read_stream(p, cx, filename, &in);
   bounded_close(&in);
 }

@@ -39,6 +39,12 @@ _Noreturn void fatal(const char *fmt, ...)
   exit(1);
 }
 
+_Noreturn void fatal_perror(const char *name, const char *msg)
+{
+  if (*name) fatal("%s: %s\n", name, msg);
+  fatal("%s\n", msg);
+}
+
 void warn_msg(const char *fmt, ...)
 {
   va_list ap;

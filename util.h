@@ -17,6 +17,8 @@ typedef uint64_t vma_t;         /* an address in the profiled program */
 
 void util_set_name(const char *whoami);
 _Noreturn void fatal(const char *fmt, ...);
+/* "NAME: MSG" as perror prints it: just "MSG" when NAME is empty. */
+_Noreturn void fatal_perror(const char *name, const char *msg);
 
 /* For the fuzz targets and unit tests: while a trap is set, fatal() (and
    so every x* allocator failure) prints nothing when QUIET, and returns to

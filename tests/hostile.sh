@@ -74,6 +74,21 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
   [ $rc = 0 ] && [ "$(cat $a/err)" = "/nonexistent/hostile/c.c: Permission denied" ] && [ "$(grep -c '^\*\*\* File' $a/out)" = 2 ]
   r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; cat $a/err; }
   say $r "-A on an unreadable source"
+  rm -rf "$a"
 else
   echo "ok -A on an unreadable source: skipped (needs root and setpriv)"
 fi
+# Command-line edge cases (issue 25): exact stderr and status, as GNU.
+# exact NAME STATUS STDERR gprof-args...
+exact() {
+  name=$1 st=$2 want=$3; shift 3
+  (lim; exec "$G" "$@") > "$w/out" 2> "$w/err"; rc=$?
+  [ $rc = "$st" ] && [ "$(cat "$w/err")" = "$want" ]
+  r=$?
+  [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 "$w/err"; }
+  say $r "$name"
+}
+# an empty file name: perror's form, no ": " before the message
+exact "'' as the object" 1 "No such file or directory" ''
+exact "'' as the profile" 1 "No such file or directory" $B ''
+exact "'' as a second profile" 1 "No such file or directory" -b $B cases/multi/gmon.out ''
