@@ -221,10 +221,10 @@ int main(int argc, char **argv)
       else if (!strcmp(optarg, "bsd")) o->file_format = FF_BSD;
       else if (!strcmp(optarg, "4.4bsd")) o->file_format = FF_44BSD;
       else if (!strcmp(optarg, "magic")) o->file_format = FF_MAGIC;
-      else if (!strcmp(optarg, "prof")) {
-        fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", o->whoami);
-        exit(1);
-      } else {
+      /* refused only when the first profile is to be read (after the
+         object, -R and -S; not for -h or -v) */
+      else if (!strcmp(optarg, "prof")) o->file_format = FF_PROF;
+      else {
         /* sic: GNU prints the argument first and the program name last */
         fprintf(stderr, "%s: unknown file format %s\n", optarg, o->whoami);
         exit(1);
@@ -303,6 +303,8 @@ int main(int argc, char **argv)
   char *deflt[] = { (char *)"gmon.out" };
   char **files = nfiles ? argv + optind : deflt;
   if (!nfiles) nfiles = 1;
+  if (opt.file_format == FF_PROF)
+    fatal("%s: sorry, file format `prof' is not yet supported\n", o->whoami);
   for (int i = 0; i < nfiles; i++) gmon_out_read(&prof, &cx, files[i]);
   gmon_finish(&prof);
   if (opt.want_info) return 0;

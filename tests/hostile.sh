@@ -92,3 +92,6 @@ exact() {
 exact "'' as the object" 1 "No such file or directory" ''
 exact "'' as the profile" 1 "No such file or directory" $B ''
 exact "'' as a second profile" 1 "No such file or directory" -b $B cases/multi/gmon.out ''
+# -O prof: refused only when a profile is to be read, so --help still works
+exact "--file-format=prof --help: usage, status 0" 0 "" --file-format=prof --help
+exact "-O prof: refused at the profile" 1 "$G: sorry, file format \`prof' is not yet supported" -O prof $B cases/multi/gmon.out
