@@ -306,6 +306,18 @@ static void read_bsd(Reader *r, int force44)
     take(r, avail(r, 12));
     hdr = new_hdr;
   }
+  /* after a file with a histogram (GNU's or BSD's), a BSD header must
+     repeat the first histogram record's range and size, and a 4.4BSD one
+     the rate in force (100 after a rate of 0): GNU's checks, made before
+     the header's own sanity check */
+  const HistSet *hs = &r->p->hist;
+  if (hs->nrecs) {
+    if (hdr == new_hdr && (double)rate != hs->hz)
+      fatal("%s: profiling rate incompatible with first gmon file\n", filename);
+    if (lo != hs->recs[0].lowpc || hi != hs->recs[0].highpc
+        || (uint32_t)((ncnt - hdr) / 2) != hs->recs[0].nbins)
+      fatal("%s: incompatible with first gmon file\n", filename);
+  }
   if (hi < lo || ncnt < hdr)
     fatal("%s: file '%s' does not appear to be in gmon.out format\n", opt.whoami, filename);
   uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);

@@ -95,3 +95,13 @@ exact "'' as a second profile" 1 "No such file or directory" -b $B cases/multi/g
 # -O prof: refused only when a profile is to be read, so --help still works
 exact "--file-format=prof --help: usage, status 0" 0 "" --file-format=prof --help
 exact "-O prof: refused at the profile" 1 "$G: sorry, file format \`prof' is not yet supported" -O prof $B cases/multi/gmon.out
+# a BSD-layout file after a file with a histogram must repeat its range
+# and size (and a 4.4BSD one the rate): GNU's words, without the program name
+python3 -c "import sys; sys.stdout.buffer.write(b'A' * 24)" > "$w/junk24"
+exact "junk second profile" 1 "$w/junk24: incompatible with first gmon file" -b $B cases/multi/gmon.out "$w/junk24"
+python3 -c "
+import struct, sys
+d = open('cases/bsd_4.4bsd/gmon.data', 'rb').read()
+sys.stdout.buffer.write(d[:24] + struct.pack('<I', 1000) + d[28:])" > "$w/rate.data"
+exact "4.4BSD profile of another rate" 1 "$w/rate.data: profiling rate incompatible with first gmon file" \
+  -b cases/bsd_4.4bsd/bin cases/bsd_4.4bsd/gmon.data "$w/rate.data"
