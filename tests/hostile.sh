@@ -105,3 +105,6 @@ d = open('cases/bsd_4.4bsd/gmon.data', 'rb').read()
 sys.stdout.buffer.write(d[:24] + struct.pack('<I', 1000) + d[28:])" > "$w/rate.data"
 exact "4.4BSD profile of another rate" 1 "$w/rate.data: profiling rate incompatible with first gmon file" \
   -b cases/bsd_4.4bsd/bin cases/bsd_4.4bsd/gmon.data "$w/rate.data"
+# -R with a directory: GNU loops forever; we say why
+mkdir -p "$w/mapdir"
+exact "-R with a directory" 1 "$G: could not read $w/mapdir: Is a directory" -b -R "$w/mapdir" $B cases/multi/gmon.out
