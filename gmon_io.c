@@ -251,6 +251,12 @@ static void read_bb_rec(Reader *r)
         (unsigned long long)count);
     bb_add(&r->p->bb, addr, count);
   }
+  /* GNU reads a version-0 file's blocks in some longer, data-dependent
+     layout: a real profile's records (the last in the file) then run
+     past its end, with the same perror as a cut entry; we refuse every
+     such record that holds a block, after the warning */
+  if (r->version == 0 && n)
+    fatal("%s: %s\n", r->filename, strerror(util_locale_errno()));
   r->p->have_bb = 1;
 }
 
