@@ -156,7 +156,12 @@ static void read_hist_rec(Reader *r)
           opt.whoami, filename, got, n);
   }
   if (same) return;
+  int first = r->p->hist.nrecs == 0 && !r->p->hist.recs;
   hist_add(&r->p->hist, lo, hi, n, rate, dimen, abbrev, bins);
+  if (first) {
+    memcpy(r->p->hist.dimen_raw, dimen, HIST_DIMEN_LEN);
+    r->p->hist.have_dimen_raw = 1;
+  }
   free(bins);
 }
 
@@ -431,7 +436,8 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
     genc_put_u32(&out, (uint32_t)hs->hz);
     char dim[HIST_DIMEN_LEN];
     memset(dim, 0, sizeof dim);
-    memcpy(dim, hs->dimen, strnlen(hs->dimen, HIST_DIMEN_LEN));
+    if (hs->have_dimen_raw) memcpy(dim, hs->dimen_raw, HIST_DIMEN_LEN);
+    else memcpy(dim, hs->dimen, strnlen(hs->dimen, HIST_DIMEN_LEN));
     genc_put_bytes(&out, dim, HIST_DIMEN_LEN);
     genc_put_u8(&out, (unsigned char)hs->dimen_abbrev);
     for (uint32_t k = 0; k < h->nbins; k++) genc_put_n(&out, h->bins[k] & 0xffff, 2);

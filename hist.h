@@ -20,6 +20,10 @@ typedef struct {
   size_t nrecs;
   double hz;                    /* profiling rate of the first record */
   char dimen[HIST_DIMEN_LEN + 1];
+  /* the first GNU record's dimension field as read, bytes after its NUL
+     included: GNU writes it back so into gmon.sum */
+  char dimen_raw[HIST_DIMEN_LEN];
+  int have_dimen_raw;
   char dimen_abbrev;
   double total_samples;         /* every sample read, credited or not,
                                    less those of symbols outside the flat
