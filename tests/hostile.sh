@@ -65,8 +65,11 @@ n=$( (lim; exec "$G" -b -q -w 999999999 $B cases/multi/gmon.out) | wc -c)
 # -A on a source the user may not read: "PATH: Permission denied" (as
 # GNU), the other files still annotated.  Needs another user: run as
 # nobody when we are root and setpriv is there.
+# Everything it reads is copied into a directory of its own under /tmp
+# (not $TMPDIR, nor the checkout: either may lie where nobody cannot go,
+# e.g. under /root).
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
-  a=$w/anno; mkdir -p $a/src; chmod 755 $w $a $a/src
+  a=$(mktemp -d /tmp/gprof-anno.XXXXXX); mkdir -p $a/src; chmod 755 $a $a/src
   cp cases/hostile_anno/bin cases/hostile_anno/gmon.out $a/; cp progs/hostile/*.c $a/src/
   chmod 644 $a/gmon.out $a/src/*.c; chmod 755 $a/bin; chmod 000 $a/src/c.c
   cp "$(readlink -f "$G")" $a/gprof 2>/dev/null && chmod 755 $a/gprof
