@@ -691,8 +691,9 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
         size_t j = r + (size_t)c * rows;
         if (j >= k) break;
         if (v[j]->is_cycle) snprintf(nm, sizeof nm, "<cycle %d>", v[j]->cycle_num);
-        /* -l's "(file:line @ addr)" is not shown here */
-        else snprintf(nm, sizeof nm, "%s", opt.line ? sym_print_name(v[j]) : sym_label(tab, v[j]));
+        /* neither -l's "(file:line @ addr)" nor --inline-file-names'
+           "(file:line)" is shown here */
+        else snprintf(nm, sizeof nm, "%s", sym_print_name(v[j]));
         snprintf(ix, sizeof ix, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
         printf("%6.6s %-19.19s", ix, nm);   /* GNU cuts "[10012]" to 6 too */
       }

@@ -17,10 +17,10 @@ void core_init(Core *c, const char *filename)
   bfd_init();
   /* GNU reports a directory the way it reports a missing file. */
   if (stat(filename, &st) == 0 && S_ISDIR(st.st_mode))
-    fatal("%s: %s\n", filename, strerror(ENOENT));
+    fatal_perror(filename, strerror(ENOENT));
   bfd *abfd = bfd_openr(filename, NULL);
   if (!abfd)
-    fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
+    fatal_perror(filename, bfd_errmsg(bfd_get_error()));
   abfd->flags |= BFD_DECOMPRESS;  /* compressed debug sections (-gz) */
   if (!bfd_check_format(abfd, bfd_object))
     fatal("%s: %s: not in executable format\n", opt.whoami, filename);
@@ -45,11 +45,11 @@ void core_init(Core *c, const char *filename)
 
   long sz = bfd_get_symtab_upper_bound(abfd);
   if (sz < 0)
-    fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
+    fatal_perror(filename, bfd_errmsg(bfd_get_error()));
   c->syms = xmalloc((size_t)sz);
   c->nsyms = bfd_canonicalize_symtab(abfd, c->syms);
   if (c->nsyms < 0)
-    fatal("%s: %s\n", filename, bfd_errmsg(bfd_get_error()));
+    fatal_perror(filename, bfd_errmsg(bfd_get_error()));
   if (c->nsyms == 0)
     fatal("%s: file `%s' has no symbols\n", opt.whoami, filename);
   sym_init(&c->indirect_child);

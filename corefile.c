@@ -1,6 +1,7 @@
 /* corefile.c -- decide which BFD symbols are functions and build symtab. */
 #define PACKAGE "gprof"
 #define PACKAGE_VERSION "0"
+#include <errno.h>
 #include <bfd.h>
 #include <ctype.h>
 #include <stdlib.h>
@@ -330,6 +331,12 @@ void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in)
     free(buf);
     fatal("%s: %s: no end of file after %llu bytes\n", opt.whoami, filename,
           (unsigned long long)CORE_TEXT_MAX);
+  }
+  /* a map that cannot be read (a directory: GNU loops forever) */
+  if (ferror(in->f)) {
+    int e = errno;
+    free(buf);
+    fatal("%s: could not read %s: %s\n", opt.whoami, filename, strerror(e ? e : EIO));
   }
   m->text = buf;
 

@@ -251,6 +251,12 @@ static void read_bb_rec(Reader *r)
         (unsigned long long)count);
     bb_add(&r->p->bb, addr, count);
   }
+  /* GNU reads a version-0 file's blocks in some longer, data-dependent
+     layout: a real profile's records (the last in the file) then run
+     past its end, with the same perror as a cut entry; we refuse every
+     such record that holds a block, after the warning */
+  if (r->version == 0 && n)
+    fatal("%s: %s\n", r->filename, strerror(util_locale_errno()));
   r->p->have_bb = 1;
 }
 
@@ -305,6 +311,18 @@ static void read_bsd(Reader *r, int force44)
       fatal("%s: file too short to be a gmon file\n", filename);
     take(r, avail(r, 12));
     hdr = new_hdr;
+  }
+  /* after a file with a histogram (GNU's or BSD's), a BSD header must
+     repeat the first histogram record's range and size, and a 4.4BSD one
+     the rate in force (100 after a rate of 0): GNU's checks, made before
+     the header's own sanity check */
+  const HistSet *hs = &r->p->hist;
+  if (hs->nrecs) {
+    if (hdr == new_hdr && (double)rate != hs->hz)
+      fatal("%s: profiling rate incompatible with first gmon file\n", filename);
+    if (lo != hs->recs[0].lowpc || hi != hs->recs[0].highpc
+        || (uint32_t)((ncnt - hdr) / 2) != hs->recs[0].nbins)
+      fatal("%s: incompatible with first gmon file\n", filename);
   }
   if (hi < lo || ncnt < hdr)
     fatal("%s: file '%s' does not appear to be in gmon.out format\n", opt.whoami, filename);
@@ -384,7 +402,7 @@ void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename)
 {
   BoundedIn in;
   int err = bounded_open(&in, filename, GMON_STREAM_MAX);
-  if (err) fatal("%s: %s\n", filename, strerror(err));
+  if (err) fatal_perror(filename, strerror(err));
   gmon_read_stream(p, cx, filename, &in);
   bounded_close(&in);
 }

@@ -188,8 +188,9 @@ int main(int argc, char **argv)
       }
       break;
     case 'k': {
+      /* GNU takes a spec without '/' and it deletes nothing */
       char *slash = strchr(optarg, '/');
-      if (!slash) usage(stderr, 1);
+      if (!slash) break;
       *slash = 0;
       sym_id_add_arc(&specs, optarg, slash + 1);
       break;
@@ -207,7 +208,8 @@ int main(int argc, char **argv)
     case 'Z': report_off(&specs, &style, &user, STYLE_EXEC, EXCL_EXEC); break;
     case 'r': style |= STYLE_FUNC_ORDER; user |= STYLE_FUNC_ORDER; break;
     case 'R': o->map_file = optarg; style |= STYLE_FILE_ORDER; user |= STYLE_FILE_ORDER; break;
-    case 's': o->want_sum = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
+    /* GNU's -s also turns on -l: with -p, -q, -A ... the reports are by line */
+    case 's': o->want_sum = 1; o->line = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
     case 'S': o->ext_symtab = optarg; break;
     case 't': o->table_length = atoi(optarg); break;
     case 'T': o->traditional = 1; break;
@@ -220,10 +222,10 @@ int main(int argc, char **argv)
       else if (!strcmp(optarg, "bsd")) o->file_format = FF_BSD;
       else if (!strcmp(optarg, "4.4bsd")) o->file_format = FF_44BSD;
       else if (!strcmp(optarg, "magic")) o->file_format = FF_MAGIC;
-      else if (!strcmp(optarg, "prof")) {
-        fprintf(stderr, "%s: sorry, file format `prof' is not yet supported\n", o->whoami);
-        exit(1);
-      } else {
+      /* refused only when the first profile is to be read (after the
+         object, -R and -S; not for -h or -v) */
+      else if (!strcmp(optarg, "prof")) o->file_format = FF_PROF;
+      else {
         /* sic: GNU prints the argument first and the program name last */
         fprintf(stderr, "%s: unknown file format %s\n", optarg, o->whoami);
         exit(1);
@@ -303,6 +305,8 @@ int main(int argc, char **argv)
   char *deflt[] = { (char *)"gmon.out" };
   char **files = nfiles ? argv + optind : deflt;
   if (!nfiles) nfiles = 1;
+  if (opt.file_format == FF_PROF)
+    fatal("%s: sorry, file format `prof' is not yet supported\n", o->whoami);
   for (int i = 0; i < nfiles; i++) gmon_out_read(&prof, &cx, files[i]);
   gmon_finish(&prof);
   if (opt.want_info) return 0;

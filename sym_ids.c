@@ -29,12 +29,18 @@ static int all_digits(const char *s)
   return 1;
 }
 
-/* file.c | func | 123 | [file]:(func|123) -- a dot means a file name. */
+/* file.c | func | 123 | [file]:(func|123) -- a dot means a file name.
+   An empty spec (`-k main/`, `--no-graph=`) matches every function, as
+   GNU's does. */
 static Spec *parse(const char *text, int table)
 {
   Spec *sp = xcalloc(1, sizeof *sp);
   char *s = xstrdup(text), *colon = strchr(s, ':');
   sp->table = table;
+  if (!*s) {
+    free(s);
+    return sp;
+  }
   if (colon) {
     *colon = 0;
     if (*s) sp->file = s;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 /* The one piece of process-wide state below the driver: the name error
@@ -37,6 +38,12 @@ _Noreturn void fatal(const char *fmt, ...)
   va_end(ap);
   if (fatal_env) longjmp(*fatal_env, 1);
   exit(1);
+}
+
+_Noreturn void fatal_perror(const char *name, const char *msg)
+{
+  if (*name) fatal("%s: %s\n", name, msg);
+  fatal("%s\n", msg);
 }
 
 void warn_msg(const char *fmt, ...)
@@ -162,45 +169,107 @@ void bounded_close(BoundedIn *in)
 
 /* ---- files written whole or not at all ---- */
 
+/* The stream writes through this, so the first failed write's errno is
+   kept (stdio's error flag alone loses it: a disk that fills mid-file
+   then read "Input/output error"). */
+static ssize_t atomic_write(void *cookie, const char *buf, size_t n)
+{
+  AtomicFile *af = cookie;
+  size_t done = 0;
+  while (done < n) {
+    ssize_t w = write(af->fd, buf + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (!af->err) af->err = w < 0 ? errno : EIO;
+      return done ? (ssize_t)done : -1;
+    }
+    done += (size_t)w;
+  }
+  return (ssize_t)done;
+}
+
+static int atomic_stream(AtomicFile *af)
+{
+  cookie_io_functions_t io = { NULL, atomic_write, NULL, NULL };
+  af->f = fopencookie(af, "w", io);
+  if (!af->f) return errno ? errno : ENOMEM;
+  setvbuf(af->f, NULL, _IOFBF, 1 << 16);
+  return 0;
+}
+
+/* DIR of PATH ("." for a bare name), malloc'd. */
+static char *dir_of(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  if (!slash) return xstrdup(".");
+  if (slash == path) return xstrdup("/");
+  char *d = xmalloc((size_t)(slash - path) + 1);
+  memcpy(d, path, (size_t)(slash - path));
+  d[slash - path] = 0;
+  return d;
+}
+
 int atomic_open(AtomicFile *af, const char *path)
 {
   struct stat st;
-  af->f = NULL;
-  af->tmp = NULL;
+  int have = 0, e;
+  memset(af, 0, sizeof *af);
+  af->fd = -1;
   /* a write past RLIMIT_FSIZE must fail with EFBIG, not kill us and leave
-     the temporary behind */
+     a partial file behind */
   af->old_xfsz = signal(SIGXFSZ, SIG_IGN);
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+  /* what PATH names, through any symbolic links */
+  char *real = realpath(path, NULL);
+  struct stat lst;
+  if (real && stat(real, &st) == 0) have = 1;
+  /* not there at all: a new file, made whole as below */
+  if (!real && lstat(path, &lst) != 0) real = xstrdup(path);
+  /* In place, as GNU writes (fopen "w"): a dangling link (its target is
+     created, the link stays), a device or pipe, a directory (the open
+     fails: "Is a directory"), and a file with other hard links (they go
+     on sharing it). */
+  if (!real || (have && (!S_ISREG(st.st_mode) || st.st_nlink > 1))) {
+    free(real);
     af->path = xstrdup(path);
-    af->f = fopen(path, "wb");
-    if (!af->f) {
-      int e = errno;
+    af->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (af->fd < 0 || (e = atomic_stream(af)) != 0) {
+      e = errno;
       atomic_abort(af);
       return e;
     }
     return 0;
   }
-  char *real = realpath(path, NULL);   /* follow a link to a regular file */
-  af->path = xstrdup(real ? real : path);
-  free(real);
-  af->tmp = xmalloc(strlen(af->path) + 16);
-  sprintf(af->tmp, "%s.tmpXXXXXX", af->path);
-  int fd = mkstemp(af->tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(af->tmp);
-    af->tmp = NULL;
+  /* Otherwise a new file, complete before it replaces the old one: an
+     unnamed O_TMPFILE in the target's directory (a kill leaves nothing),
+     a named mkstemp file where the file system has none.  It takes the
+     old file's mode and owner (mode 600 stays 600). */
+  af->path = real;
+  char *dir = dir_of(real);
+  af->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (af->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL || errno == ENOENT)) {
+    af->tmp = xmalloc(strlen(real) + 16);
+    sprintf(af->tmp, "%s.tmpXXXXXX", real);
+    af->fd = mkstemp(af->tmp);
+    if (af->fd < 0) { free(af->tmp); af->tmp = NULL; }
+    else {
+      mode_t um = umask(0);     /* mkstemp's is private: a plain fopen's */
+      umask(um);
+      if (fchmod(af->fd, 0666 & ~um) != 0) { /* stays private: harmless */ }
+    }
+  } else if (af->fd >= 0) {
+    af->unnamed = 1;
+  }
+  free(dir);
+  if (af->fd < 0) {
+    e = errno;
     atomic_abort(af);
     return e;
   }
-  /* mkstemp makes it private; give it the mode a plain fopen would */
-  mode_t um = umask(0);
-  umask(um);
-  if (fchmod(fd, 0666 & ~um) != 0) { /* the file stays private: harmless */ }
-  af->f = fdopen(fd, "wb");
-  if (!af->f) {
-    int e = errno;
-    close(fd);
+  if (have) {
+    if (fchown(af->fd, st.st_uid, st.st_gid) != 0) { /* not ours to give: keep ours */ }
+    if (fchmod(af->fd, st.st_mode & 07777) != 0) { /* harmless */ }
+  }
+  if ((e = atomic_stream(af)) != 0) {
     atomic_abort(af);
     return e;
   }
@@ -210,25 +279,50 @@ int atomic_open(AtomicFile *af, const char *path)
 void atomic_abort(AtomicFile *af)
 {
   if (af->f) fclose(af->f);
+  if (af->fd >= 0) close(af->fd);
   if (af->tmp) unlink(af->tmp);
   free(af->tmp);
   free(af->path);
   af->f = NULL;
+  af->fd = -1;
   af->tmp = af->path = NULL;
   signal(SIGXFSZ, af->old_xfsz);
+}
+
+/* Gives the unnamed file F the name PATH, replacing what is there: linked
+   under a fresh name beside it, then renamed over it. */
+static int link_into_place(int fd, const char *path)
+{
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0) return 0;
+  if (errno != EEXIST) return errno;
+  char *tmp = xmalloc(strlen(path) + 32);
+  int e = EEXIST;
+  for (unsigned i = 0; i < 100 && e == EEXIST; i++) {
+    sprintf(tmp, "%s.tmp%u.%u", path, (unsigned)getpid(), i);
+    e = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+  }
+  if (!e && rename(tmp, path) != 0) {
+    e = errno;
+    unlink(tmp);
+  }
+  free(tmp);
+  return e;
 }
 
 int atomic_commit(AtomicFile *af)
 {
   int e = 0;
-  errno = 0;
-  if (ferror(af->f)) e = errno ? errno : EIO;
-  if (!e && fflush(af->f) != 0) e = errno ? errno : EIO;
-  if (!e && af->tmp && fsync(fileno(af->f)) != 0 && errno != EINVAL && errno != EROFS)
-    e = errno;
-  FILE *f = af->f;
+  if (fflush(af->f) != 0 || ferror(af->f)) e = af->err ? af->err : (errno ? errno : EIO);
+  if (!e && af->err) e = af->err;
+  if (fclose(af->f) != 0 && !e) e = af->err ? af->err : (errno ? errno : EIO);
   af->f = NULL;
-  if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+  int atomic = af->tmp || af->unnamed;
+  if (!e && atomic && fsync(af->fd) != 0 && errno != EINVAL && errno != EROFS) e = errno;
+  if (!e && af->unnamed) e = link_into_place(af->fd, af->path);
+  if (close(af->fd) != 0 && !e && !atomic) e = errno;
+  af->fd = -1;
   if (!e && af->tmp && rename(af->tmp, af->path) != 0) e = errno;
   if (e && af->tmp) unlink(af->tmp);
   free(af->tmp);

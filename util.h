@@ -17,6 +17,8 @@ typedef uint64_t vma_t;         /* an address in the profiled program */
 
 void util_set_name(const char *whoami);
 _Noreturn void fatal(const char *fmt, ...);
+/* "NAME: MSG" as perror prints it: just "MSG" when NAME is empty. */
+_Noreturn void fatal_perror(const char *name, const char *msg);
 
 /* For the fuzz targets and unit tests: while a trap is set, fatal() (and
    so every x* allocator failure) prints nothing when QUIET, and returns to
@@ -82,16 +84,21 @@ int bounded_overrun(const BoundedIn *in);
 uint64_t bounded_left(const BoundedIn *in);
 void bounded_close(BoundedIn *in);
 
-/* Files written whole or not at all: the data goes to a temporary file in
-   the target's directory, and only a complete, flushed and closed file is
-   renamed over PATH.  On any failure the old PATH is left as it was, the
-   temporary removed, and atomic_commit returns an errno value (0 = done).
-   A PATH that names something other than a regular file (a device, a
-   pipe) is written in place, every write still checked; a symbolic link
-   to a regular file is followed, so the link stays. */
+/* Files written whole or not at all where that keeps GNU's results: a
+   regular file with one link is replaced by a new file (an unnamed
+   O_TMPFILE, or a mkstemp one, in its directory) only once that is
+   complete, flushed and synced, with the old file's mode and owner; on any
+   failure the old file stays as it was and nothing is left behind.  As
+   GNU, a symbolic link is followed (the link stays), and a dangling link,
+   a device or pipe, or a file with other hard links is written in place
+   (the link's target is created; the links go on sharing the file).  The
+   errno of the first failed write is the one reported. */
 typedef struct {
-  FILE *f;
-  char *tmp;                    /* the temporary's name; NULL when in place */
+  FILE *f;                      /* what the caller writes */
+  int fd;
+  int err;                      /* first write error */
+  int unnamed;                  /* fd is an O_TMPFILE */
+  char *tmp;                    /* a named temporary; NULL otherwise */
   char *path;                   /* what is finally written */
   void (*old_xfsz)(int);        /* SIGXFSZ is ignored while writing */
 } AtomicFile;

@@ -65,8 +65,11 @@ n=$( (lim; exec "$G" -b -q -w 999999999 $B cases/multi/gmon.out) | wc -c)
 # -A on a source the user may not read: "PATH: Permission denied" (as
 # GNU), the other files still annotated.  Needs another user: run as
 # nobody when we are root and setpriv is there.
+# Everything it reads is copied into a directory of its own under /tmp
+# (not $TMPDIR, nor the checkout: either may lie where nobody cannot go,
+# e.g. under /root).
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
-  a=$w/anno; mkdir -p $a/src; chmod 755 $w $a $a/src
+  a=$(mktemp -d /tmp/gprof-anno.XXXXXX); mkdir -p $a/src; chmod 755 $a $a/src
   cp cases/hostile_anno/bin cases/hostile_anno/gmon.out $a/; cp progs/hostile/*.c $a/src/
   chmod 644 $a/gmon.out $a/src/*.c; chmod 755 $a/bin; chmod 000 $a/src/c.c
   cp "$(readlink -f "$G")" $a/gprof 2>/dev/null && chmod 755 $a/gprof
@@ -74,6 +77,37 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
   [ $rc = 0 ] && [ "$(cat $a/err)" = "/nonexistent/hostile/c.c: Permission denied" ] && [ "$(grep -c '^\*\*\* File' $a/out)" = 2 ]
   r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; cat $a/err; }
   say $r "-A on an unreadable source"
+  rm -rf "$a"
 else
   echo "ok -A on an unreadable source: skipped (needs root and setpriv)"
 fi
+# Command-line edge cases (issue 25): exact stderr and status, as GNU.
+# exact NAME STATUS STDERR gprof-args...
+exact() {
+  name=$1 st=$2 want=$3; shift 3
+  (lim; exec "$G" "$@") > "$w/out" 2> "$w/err"; rc=$?
+  [ $rc = "$st" ] && [ "$(cat "$w/err")" = "$want" ]
+  r=$?
+  [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 "$w/err"; }
+  say $r "$name"
+}
+# an empty file name: perror's form, no ": " before the message
+exact "'' as the object" 1 "No such file or directory" ''
+exact "'' as the profile" 1 "No such file or directory" $B ''
+exact "'' as a second profile" 1 "No such file or directory" -b $B cases/multi/gmon.out ''
+# -O prof: refused only when a profile is to be read, so --help still works
+exact "--file-format=prof --help: usage, status 0" 0 "" --file-format=prof --help
+exact "-O prof: refused at the profile" 1 "$G: sorry, file format \`prof' is not yet supported" -O prof $B cases/multi/gmon.out
+# a BSD-layout file after a file with a histogram must repeat its range
+# and size (and a 4.4BSD one the rate): GNU's words, without the program name
+python3 -c "import sys; sys.stdout.buffer.write(b'A' * 24)" > "$w/junk24"
+exact "junk second profile" 1 "$w/junk24: incompatible with first gmon file" -b $B cases/multi/gmon.out "$w/junk24"
+python3 -c "
+import struct, sys
+d = open('cases/bsd_4.4bsd/gmon.data', 'rb').read()
+sys.stdout.buffer.write(d[:24] + struct.pack('<I', 1000) + d[28:])" > "$w/rate.data"
+exact "4.4BSD profile of another rate" 1 "$w/rate.data: profiling rate incompatible with first gmon file" \
+  -b cases/bsd_4.4bsd/bin cases/bsd_4.4bsd/gmon.data "$w/rate.data"
+# -R with a directory: GNU loops forever; we say why
+mkdir -p "$w/mapdir"
+exact "-R with a directory" 1 "$G: could not read $w/mapdir: Is a directory" -b -R "$w/mapdir" $B cases/multi/gmon.out

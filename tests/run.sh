@@ -91,6 +91,36 @@ if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: File too large' $w/err &
    && [ -z "$(ls $w | grep tmp)" ]; then ok; else bad "-s past ulimit -f: $(cat $w/err)"; fi
 (cd $w && rm -f gmon.sum && mkdir gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2> err; echo $? > rc)
 if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gmon.sum: Is a directory' $w/err; then ok; else bad "-s onto a directory: $(cat $w/err)"; fi
+# (issue 25) a write that fails mid-file names its errno, not EIO
+cp cases/lines_big/bin $w/big.bin; cp cases/lines_big/gmon.out $w/big.out
+(cd $w && rm -rf gmon.sum && cp old.sum gmon.sum && trap '' XFSZ && ulimit -f 8 && PATH="$out/bin:$PATH" gprof -s big.bin big.out > /dev/null 2> err; echo $? > rc)
+if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: File too large' $w/err && cmp -s $w/gmon.sum $w/old.sum \
+   && [ -z "$(ls -a $w | grep tmp)" ]; then ok; else bad "-s past ulimit -f mid-file: $(cat $w/err)"; fi
+# as GNU: a dangling link's target is written (the link stays), a hard
+# link keeps sharing the file, a mode-600 file stays 600
+(cd $w && rm -f gmon.sum target.sum && ln -s target.sum gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2>&1)
+if [ -L $w/gmon.sum ] && cmp -s $w/target.sum $w/old.sum; then ok; else bad "-s through a dangling link"; fi
+(cd $w && rm -f gmon.sum target.sum && echo x > shared && ln shared gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2>&1)
+if cmp -s $w/shared $w/old.sum && [ "$(stat -c %h $w/gmon.sum)" = 2 ]; then ok; else bad "-s onto a hard-linked gmon.sum"; fi
+(cd $w && rm -f gmon.sum shared && echo x > gmon.sum && chmod 600 gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2>&1)
+if [ "$(stat -c %a $w/gmon.sum)" = 600 ] && cmp -s $w/gmon.sum $w/old.sum; then ok; else bad "-s onto a mode-600 gmon.sum: $(stat -c %a $w/gmon.sum)"; fi
+# a kill -9 while gmon.sum is written leaves the old one and no temporary
+if command -v python3 > /dev/null && [ -d /proc/self/fd ]; then
+  k=$w/kill; mkdir -p $k; cp cases/cycles/bin $k/
+  python3 -c "
+import struct, sys
+n = 40000000
+sys.stdout.buffer.write(b'gmon' + struct.pack('<I', 1) + bytes(12) + b'\0' + struct.pack('<QQII', 0x1000, 0x1000 + 2 * n, n, 100) + b'seconds'.ljust(15, b'\0') + b's' + bytes(2 * n))" > $k/big.out
+  echo old > $k/gmon.sum
+  (cd $k && exec "$GPROF" -s bin big.out) & pid=$!
+  caught=0
+  while kill -0 $pid 2> /dev/null; do
+    if ls -l /proc/$pid/fd 2> /dev/null | grep -q "$k/#\|gmon.sum.tmp"; then kill -9 $pid; caught=1; break; fi
+  done
+  wait $pid 2> /dev/null
+  if [ $caught = 0 ] || { [ "$(cat $k/gmon.sum)" = old ] && [ "$(ls -a $k | wc -l)" = 5 ]; }; then ok; else bad "kill -9 during -s: $(ls -a $k)"; fi
+  rm -rf $k
+fi
 # 2d. Random call graphs of ten to twenty thousand functions against GNU
 #     (rounding and ordering at size; tests/diffrand.sh).
 if [ -x /usr/bin/gprof ] && command -v python3 > /dev/null && command -v cc > /dev/null; then
