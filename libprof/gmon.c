@@ -5,6 +5,7 @@
  *   state.h    the runtime's state and thread-local marks
  *   base.c     memory, thread ids, locks, masks, messages, names
  *   count.c    counting: the threads' arc tables and the shared one
+ *   objects.c  the process's other objects and their histograms
  *   sample.c   sampling: timers, the signal handler, masks kept open
  *   write.c    writing: the GNU format, files whole or not at all
  *   gmon.c     (this file) control: settings, start-up, the mcount slow
@@ -41,6 +42,7 @@
 #include "state.h"
 #include "base.c"
 #include "count.c"
+#include "objects.c"
 #include "sample.c"
 #include "write.c"
 
@@ -158,7 +160,26 @@ static void settings(void)
       reject("LIBPROF_INTERVAL", v, "not 0 or a number of seconds from 0.001 to 1e9; no periodic snapshots");
     else P.interval = d;
   }
+  v = getenv("LIBPROF_OBJECTS");
+  P.objects = 0;
+  if (v) {
+    if (!strcmp(v, "1")) P.objects = 1;
+    else if (strcmp(v, "0")) reject("LIBPROF_OBJECTS", v, "not 0 or 1; the program's own code only");
+  }
   P.sig = pick_signal();
+}
+
+/* LIBPROF_OBJECTS: the map read now, and a thread that reads it again
+   when objects come and go (objects.c); it takes no signal. */
+static void start_poller(void)
+{
+  objects_scan(1);
+  pthread_t th;
+  sigset_t all, old;
+  sigfillset(&all);
+  raw_sigmask(SIG_BLOCK, &all, &old);
+  if (pthread_create(&th, NULL, objects_poller, NULL) == 0) pthread_detach(th);
+  raw_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void start(unsigned long lowpc, unsigned long highpc)
@@ -252,6 +273,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
     if (P.helper) pthread_detach(th);
     raw_sigmask(SIG_SETMASK, &old, NULL);
   }
+  if (P.objects) start_poller();
   in_libprof--;
 }
 
@@ -367,7 +389,7 @@ static int snapshot(const char *path)
   in_libprof++;
   if (__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE)) { in_libprof--; return 0; }
   int taken = lock_take(&P.write_lock, -1);
-  int err = P.final || P.final_wanted ? 0 : path ? write_to(path) : write_default(0);
+  int err = P.final || P.final_wanted ? 0 : path ? write_profile(path) : write_default(0);
   lock_give(&P.write_lock, taken);
   in_libprof--;
   if (err) { errno = err; return -1; }
@@ -456,6 +478,13 @@ static void child_after_fork(void)
   if (P.started && P.bins) {
     memset(P.bins, 0, P.nbins * sizeof *P.bins);
     count_after_fork();
+    if (P.objects) {             /* the objects' counts too, and a poller of its own */
+      int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+      for (int k = 0; k < n; k++) memset(O.obj[k].bins, 0, O.obj[k].nbins * sizeof *O.obj[k].bins);
+      O.lock = 0;
+      O.lost = 0;
+      start_poller();
+    }
     have_timer = 0;              /* timers are not inherited */
     if (__prof_tab) start_thread_timer();
     if (P.helper) {

@@ -86,7 +86,10 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
     pc = self;
   }
   uintptr_t off = pc - P.lowpc;
-  if (off >= P.textsize) return;
+  if (off >= P.textsize) {
+    if (P.objects) objects_credit(pc, n);
+    return;
+  }
   last_bin = off / HIST_GRANULE;
   __atomic_fetch_add(&P.bins[last_bin], n, __ATOMIC_RELAXED);
 }

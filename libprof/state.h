@@ -4,6 +4,7 @@
  * single translation unit gmon.c builds (see there). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <link.h>
@@ -53,6 +54,7 @@ static struct {
   double interval;
   int wake[2];                   /* a pipe: a byte in it makes the helper write */
   int helper;                    /* the helper thread runs */
+  int objects;                   /* LIBPROF_OBJECTS=1: other objects sampled */
 } P;
 
 static __thread int in_libprof;  /* set while this thread runs our C code */

@@ -84,34 +84,46 @@ static int sum_add(sum_tab *t, uint64_t key, uint64_t count)
   return 1;
 }
 
-static void write_data(wbuf *w)
+/* Histogram records over [LO, HI) (the object's own addresses) from
+   BINS.  A bin holds at most 65535 in the file; the rest goes into
+   further records of the same range, which gprof adds up. */
+static void write_hist(wbuf *w, uintptr_t lo, uintptr_t hi, const uint32_t *bins, size_t nbins)
 {
   const int as = (int)sizeof(void *);
-  wbytes(w, "gmon", 4);
-  wint(w, 1, 4);
-  wint(w, 0, 12);
-  /* Histogram: addresses as the object has them (PIE load bias
-     removed).  A bin holds at most 65535 in the file; the rest goes into
-     further records of the same range, which gprof adds up. */
   int more = 1;
   for (uint32_t round = 0; more; round++) {
     more = 0;
     wbytes(w, "\0", 1);
-    wint(w, P.lowpc - P.bias, as);
-    wint(w, P.highpc - P.bias, as);
-    wint(w, P.nbins, 4);
+    wint(w, lo, as);
+    wint(w, hi, as);
+    wint(w, nbins, 4);
     wint(w, P.hz ? (uint64_t)P.hz : 100, 4);
     char dim[15] = "seconds";
     wbytes(w, dim, 15);
     wbytes(w, "s", 1);
-    for (size_t i = 0; i < P.nbins; i++) {
-      uint64_t b = __atomic_load_n(&P.bins[i], __ATOMIC_RELAXED);
+    for (size_t i = 0; i < nbins; i++) {
+      uint64_t b = __atomic_load_n(&bins[i], __ATOMIC_RELAXED);
       uint64_t done = (uint64_t)round * 0xffff;
       uint64_t left = b > done ? b - done : 0;
       if (left > 0xffff) more = 1;
       wint(w, left > 0xffff ? 0xffff : left, 2);
     }
   }
+}
+
+static void write_header(wbuf *w)
+{
+  wbytes(w, "gmon", 4);
+  wint(w, 1, 4);
+  wint(w, 0, 12);
+}
+
+static void write_data(wbuf *w)
+{
+  const int as = (int)sizeof(void *);
+  write_header(w);
+  /* addresses as the object has them (PIE load bias removed) */
+  write_hist(w, P.lowpc - P.bias, P.highpc - P.bias, P.bins, P.nbins);
   /* every table and the finished threads' one, summed.  Other threads go
      on counting (and finding new arcs) while this runs, so the sum is
      sized from what is seen, growing as it fills, never from a count read
@@ -159,6 +171,48 @@ static void write_data(wbuf *w)
   munmap(sum.slots, (sum.mask + 1) * sizeof *sum.slots);
 }
 
+/* What write_fd writes (under write_lock): the program's profile, an
+   object's (objects.c), or the manifest of a profile's objects. */
+static const prof_obj *writing_obj;
+static const char *const *writing_manifest;   /* the files, by object */
+
+static void whex(wbuf *w, uint64_t v)
+{
+  char d[19];
+  int k = 0;
+  do d[k++] = "0123456789abcdef"[v & 15]; while ((v >>= 4) > 0);
+  wbytes(w, "0x", 2);
+  while (k) wbytes(w, &d[--k], 1);
+}
+
+static void write_manifest(wbuf *w)
+{
+  const char *head = "libprof-objects 1\n"
+                     "# file build-id load-base text-start text-end path\n";
+  wbytes(w, head, strlen(head));
+  int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  for (int k = 0; k < n; k++) {
+    const prof_obj *o = &O.obj[k];
+    if (!writing_manifest[k]) continue;
+    wbytes(w, writing_manifest[k], strlen(writing_manifest[k]));
+    wbytes(w, " ", 1);
+    for (int i = 0; i < o->idlen; i++) {
+      char hx[2] = { "0123456789abcdef"[o->id[i] >> 4], "0123456789abcdef"[o->id[i] & 15] };
+      wbytes(w, hx, 2);
+    }
+    if (!o->idlen) wbytes(w, "-", 1);
+    wbytes(w, " ", 1);
+    whex(w, o->base);
+    wbytes(w, " ", 1);
+    whex(w, o->lo - o->base);
+    wbytes(w, " ", 1);
+    whex(w, o->hi - o->base);
+    wbytes(w, " ", 1);
+    wbytes(w, o->path, strlen(o->path));
+    wbytes(w, "\n", 1);
+  }
+}
+
 /* Writes the profile into the open file FD.  Returns 0 or an errno value. */
 static int write_fd(int fd)
 {
@@ -166,7 +220,15 @@ static int write_fd(int fd)
   w.fd = fd;
   w.err = 0;
   w.n = 0;
-  write_data(&w);
+  if (writing_manifest) {
+    write_manifest(&w);
+  } else if (writing_obj) {
+    write_header(&w);
+    write_hist(&w, writing_obj->lo - writing_obj->base, writing_obj->hi - writing_obj->base,
+               writing_obj->bins, writing_obj->nbins);
+  } else {
+    write_data(&w);
+  }
   wflush(&w);
   return w.err;
 }
@@ -248,6 +310,59 @@ static int write_to(const char *path)
   return err;
 }
 
+/* The profiles of the other objects (LIBPROF_OBJECTS=1), beside PATH: a
+   directory PATH.objects holding one GNU-format file per object with
+   samples, N-NAME (N its place in the map, NAME its file name), and a
+   manifest naming each file's object, written last.  Each file is
+   written whole or not at all (write_to).  Returns 0 or an errno value. */
+static int write_objects(const char *path)
+{
+  static char dir[4200], file[4600];
+  static char names[OBJ_MAX][64];
+  static const char *files[OBJ_MAX];
+  objects_scan(0);
+  if (make_name(dir, sizeof dir, path, ".objects", -1)) return ENAMETOOLONG;
+  struct stat st;
+  if (mkdir(dir, 0777) != 0 && (errno != EEXIST || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+    return errno ? errno : ENOTDIR;
+  int err = 0, n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  for (int k = 0; k < n; k++) {
+    const prof_obj *o = &O.obj[k];
+    files[k] = NULL;
+    if (!objects_any_samples(o)) continue;
+    const char *base = strrchr(o->path, '/');
+    base = base ? base + 1 : o->path;
+    make_name(names[k], sizeof names[k], NULL, NULL, k + 1);
+    size_t len = strlen(names[k]);
+    make_name(names[k] + len, sizeof names[k] - len, "-", base, -1);
+    make_name(file, sizeof file, dir, "/", -1);
+    make_name(file + strlen(file), sizeof file - strlen(file), names[k], NULL, -1);
+    writing_obj = o;
+    int e = write_to(file);
+    writing_obj = NULL;
+    if (e) err = e; else files[k] = names[k];
+  }
+  make_name(file, sizeof file, dir, "/manifest", -1);
+  writing_manifest = files;
+  int e = write_to(file);
+  writing_manifest = NULL;
+  return err ? err : e;
+}
+
+/* The program's profile at PATH, then its objects' beside it. */
+static int write_profile(const char *path)
+{
+  int err = write_to(path);
+  if (!err && P.objects) {
+    int e = write_objects(path);
+    if (e) {
+      say("libprof: ", path, ".objects: ");
+      say(strerror(e), "\n", NULL);
+    }
+  }
+  return err;
+}
+
 /* The file the program writes at exit: $GMON_OUT_PREFIX.PID (FIRST), or
    gmon.out -- gmon.out.PID in a process forked after start-up, so it
    does not overwrite its parent's.  Returns 0, or ENAMETOOLONG. */
@@ -270,10 +385,10 @@ static int write_default(int report)
   char name[4096];
   int err = -1;
   if (getenv("GMON_OUT_PREFIX"))
-    err = default_name(name, sizeof name, 1) ? ENAMETOOLONG : write_to(name);
+    err = default_name(name, sizeof name, 1) ? ENAMETOOLONG : write_profile(name);
   if (err) {
     default_name(name, sizeof name, 0);
-    err = write_to(name);
+    err = write_profile(name);
   }
   if (err && early.fd >= 0 && early.pid == getpid()) {
     struct stat st;

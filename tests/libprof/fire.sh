@@ -112,8 +112,9 @@ for v in 1e9 2147483648 "" junk 99999999999 -5 " 100" 100x; do check_env LIBPROF
 for v in junk nan inf -1 "" 1e99 0.0000001; do check_env LIBPROF_INTERVAL "$v" 100; done
 for v in bogus "" DROP; do check_env LIBPROF_OVERHEAD "$v" 100; done
 for v in NOSUCH "" 0 99999; do check_env LIBPROF_DUMP_SIGNAL "$v" 100; done
+for v in yes "" 2; do check_env LIBPROF_OBJECTS "$v" 100; done
 [ -z "$bad" ]
-say $? "bad LIBPROF_HZ, LIBPROF_INTERVAL, LIBPROF_OVERHEAD, LIBPROF_DUMP_SIGNAL values: one line each, defaults used$bad"
+say $? "bad LIBPROF_HZ, LIBPROF_INTERVAL, LIBPROF_OVERHEAD, LIBPROF_DUMP_SIGNAL, LIBPROF_OBJECTS values: one line each, defaults used$bad"
 good=""
 for s in "LIBPROF_HZ=1000 1000" "LIBPROF_HZ=0 100" "LIBPROF_HZ=100000 100000" "LIBPROF_INTERVAL=0 100" \
          "LIBPROF_INTERVAL=30 100" "LIBPROF_OVERHEAD=charge 100" "LIBPROF_DUMP_SIGNAL=USR2 100"; do
@@ -196,3 +197,31 @@ else
     say $? "a program under a Landlock sandbox ($m) leaves its profile: sampled share ${share:-none} of ${cpu}s"
   done
 fi
+
+# ---- the process's other objects (LIBPROF_OBJECTS=1) ----
+# a library linked at start, one dlopen'ed twice, libc: each object's
+# time in its own GNU-format profile, read by GNU gprof; nothing written
+# without the variable
+cc -O1 -g -shared -fPIC -DLIB_WORK "$here/objlib.c" -o libwork.so
+cc -O1 -g -shared -fPIC "$here/objlib.c" -o libplug.so
+cc -O1 -pg "$here/objects.c" -o objects -L. -lwork $lp -ldl -Wl,-rpath,"$w"
+rm -rf gmon.out gmon.out.objects
+./objects 20000000 > /dev/null && [ -f gmon.out ] && [ ! -e gmon.out.objects ]
+say $? "without LIBPROF_OBJECTS: gmon.out alone, as before"
+rm -rf gmon.out gmon.out.objects
+cpu=$(LIBPROF_OBJECTS=1 ./objects 40000000 "$w/libplug.so" | awk '{print $1}')
+m=gmon.out.objects/manifest
+lib_id=$(readelf -n libwork.so | awk '/Build ID/ {print $3}')
+wf=$(awk '$6 ~ /\/libwork.so$/ {print $1}' $m); pf=$(awk '$6 ~ /\/libplug.so$/ {print $1}' $m)
+cf=$(awk '$6 ~ /\/libc.so.6$/ {print $1}' $m)
+if [ -x /usr/bin/gprof ]; then g=/usr/bin/gprof; else g=$G; fi
+t_lib=$([ -n "$wf" ] && $g -b -p libwork.so gmon.out.objects/$wf | awk '$NF == "lib_work" {print $3}')
+t_plug=$([ -n "$pf" ] && $g -b -p libplug.so gmon.out.objects/$pf | awk '$NF == "plug_work" {print $3}')
+total=0
+for f in gmon.out gmon.out.objects/[0-9]*; do
+  total=$(echo "$total $(python3 "$here/hist.py" "$f" | awk '{print $4}')" | awk '{print $1 + $2}')
+done
+share=$(echo "$total $cpu" | awk '{printf "%.3f", $1 / $2}')
+[ "$(head -1 $m)" = "libprof-objects 1" ] && [ "$(awk '$6 ~ /\/libwork.so$/ {print $2}' $m)" = "$lib_id" ] \
+  && [ -n "$cf" ] && echo "$t_lib $t_plug $share" | awk '{exit !($1 > 0 && $2 > 0 && $3 >= 0.8)}'
+say $? "LIBPROF_OBJECTS=1: libwork.so ${t_lib}s (GNU gprof on its file), dlopen'ed twice libplug.so ${t_plug}s, libc in $cf, all objects ${total}s of ${cpu}s (share $share >= 0.8, the rest being start-up and libprof); manifest with build-ids"
