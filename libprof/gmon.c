@@ -58,6 +58,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "prof.h"
+#include "../gmon_out.h"
 
 uintptr_t __prof_lowpc;
 uintptr_t __prof_textsize = UINTPTR_MAX;
@@ -450,11 +451,38 @@ static void thread_done(void *arg)
 
 /* ---- start-up ---- */
 
+/* The program's build-id (its first 8 bytes, zero-padded), copied at
+   start-up for write_data's header (gmon_out.h: GMON_BUILD_ID_TAG). */
+static unsigned char build_id[8];
+static int have_build_id;
+
+static void note_build_id(uintptr_t p, uintptr_t end, uintptr_t align)
+{
+  while (!have_build_id && p < end && end - p >= 12) {
+    const uint32_t *n = (const uint32_t *)p;
+    uintptr_t name = p + 12;
+    uintptr_t desc = name + ((n[0] + align - 1) & ~(align - 1));
+    uintptr_t next = desc + ((n[1] + align - 1) & ~(align - 1));
+    if (desc > end || next > end || next <= p) return;
+    if (n[2] == NT_GNU_BUILD_ID && n[0] == 4 && !memcmp((const void *)name, "GNU", 4) && n[1] > 0) {
+      memcpy(build_id, (const void *)desc, n[1] < 8 ? n[1] : 8);
+      have_build_id = 1;
+    }
+    p = next;
+  }
+}
+
 static int find_main(struct dl_phdr_info *info, size_t size, void *data)
 {
   (void)size;
   uintptr_t *out = data;
   out[0] = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_NOTE)
+      note_build_id(info->dlpi_addr + ph->p_vaddr, info->dlpi_addr + ph->p_vaddr + ph->p_memsz,
+                    ph->p_align == 8 ? 8 : 4);
+  }
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
@@ -843,7 +871,12 @@ static void write_data(wbuf *w)
   const int as = (int)sizeof(void *);
   wbytes(w, "gmon", 4);
   wint(w, 1, 4);
-  wint(w, 0, 12);
+  if (have_build_id) {           /* GNU gprof skips these spare bytes */
+    wbytes(w, GMON_BUILD_ID_TAG, 4);
+    wbytes(w, build_id, 8);
+  } else {
+    wint(w, 0, 12);
+  }
   /* Histogram: addresses as the object has them (PIE load bias
      removed).  A bin holds at most 65535 in the file; the rest goes into
      further records of the same range, which gprof adds up. */
