@@ -190,6 +190,13 @@ size_t core_code_ranges(const Core *c, vma_t (*ranges)[2], size_t max)
     if (!(f & SEC_CODE) || !(f & SEC_ALLOC) || bfd_section_size(sec) == 0) continue;
     ranges[n][0] = bfd_section_vma(sec);
     ranges[n][1] = bfd_section_vma(sec) + bfd_section_size(sec);
+    /* the largest first: nearly every address the reader asks about is
+       there (.text), so it is found at the first test */
+    if (n && ranges[n][1] - ranges[n][0] > ranges[0][1] - ranges[0][0]) {
+      vma_t lo = ranges[0][0], hi = ranges[0][1];
+      ranges[0][0] = ranges[n][0]; ranges[0][1] = ranges[n][1];
+      ranges[n][0] = lo; ranges[n][1] = hi;
+    }
     n++;
   }
   return n;
