@@ -147,6 +147,61 @@ vma_t core_text_end(const Core *c)
   return bfd_section_vma(c->text) + bfd_section_size(c->text);
 }
 
+int core_build_id(const Core *c, unsigned char *id, size_t len)
+{
+  for (asection *sec = c->abfd->sections; sec; sec = sec->next) {
+    const char *name = bfd_section_name(sec);
+    bfd_size_type size = bfd_section_size(sec);
+    if (strncmp(name, ".note", 5) != 0 || size < 12 || size > (1u << 20)
+        || !(bfd_section_flags(sec) & SEC_HAS_CONTENTS))
+      continue;
+    unsigned char *buf = xmalloc(size);
+    if (!bfd_get_section_contents(c->abfd, sec, buf, 0, size)) { free(buf); continue; }
+    /* notes: namesz, descsz, type (the object's byte order), then the
+       name and the descriptor, each padded to 4 bytes (8 in a section
+       aligned to 8, as .note.gnu.property) */
+    bfd_size_type a = bfd_section_alignment(sec) == 3 ? 7 : 3;
+    for (bfd_size_type p = 0; size - p >= 12;) {
+      bfd_size_type namesz = bfd_get_32(c->abfd, buf + p);
+      bfd_size_type descsz = bfd_get_32(c->abfd, buf + p + 4);
+      unsigned long type = bfd_get_32(c->abfd, buf + p + 8);
+      bfd_size_type desc = p + 12 + ((namesz + a) & ~a);
+      bfd_size_type next = desc + ((descsz + a) & ~a);
+      if (namesz > size || descsz > size || next > size) break;
+      if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(buf + p + 12, "GNU", 4)
+          && descsz > 0) {
+        memset(id, 0, len);
+        memcpy(id, buf + desc, descsz < len ? descsz : len);
+        free(buf);
+        return 1;
+      }
+      p = next;
+    }
+    free(buf);
+  }
+  return 0;
+}
+
+size_t core_code_ranges(const Core *c, vma_t (*ranges)[2], size_t max)
+{
+  size_t n = 0;
+  for (asection *sec = c->abfd->sections; sec && n < max; sec = sec->next) {
+    flagword f = bfd_section_flags(sec);
+    if (!(f & SEC_CODE) || !(f & SEC_ALLOC) || bfd_section_size(sec) == 0) continue;
+    ranges[n][0] = bfd_section_vma(sec);
+    ranges[n][1] = bfd_section_vma(sec) + bfd_section_size(sec);
+    /* the largest first: nearly every address the reader asks about is
+       there (.text), so it is found at the first test */
+    if (n && ranges[n][1] - ranges[n][0] > ranges[0][1] - ranges[0][0]) {
+      vma_t lo = ranges[0][0], hi = ranges[0][1];
+      ranges[0][0] = ranges[n][0]; ranges[0][1] = ranges[n][1];
+      ranges[n][0] = lo; ranges[n][1] = hi;
+    }
+    n++;
+  }
+  return n;
+}
+
 /* -c: scan every function's code for calls and report them. */
 void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
                      CoreCallFn add, void *ctx)

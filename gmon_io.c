@@ -37,10 +37,28 @@ typedef struct {
   const GmonContext *cx;
   const char *filename;
   int nrec_hist, nrec_arcs, nrec_bb, version;
+  /* whether the file is the object's (check_origin): the header's spare
+     bytes, histogram records with a range and how many lie outside the
+     object's code, arcs and how many end outside it, and whether a
+     histogram record has the high pc and count a gmon.sum header keeps */
+  unsigned char spare[12];
+  int spare_read, sum_like;
+  uint64_t nhist, hist_out, narcs, arcs_out;
   BoundedIn *in;
   unsigned char buf[1 << 16];
   size_t pos, len;
 } Reader;
+
+/* Whether [LO, HI) meets none of the object's code sections (none
+   known: it does). */
+static int outside_code(const GmonContext *cx, vma_t lo, vma_t hi)
+{
+  if (!cx->ncode) return 0;
+  for (size_t i = 0; i < cx->ncode; i++)
+    if (lo < cx->code[i][1] && cx->code[i][0] < hi) return 0;
+  return 1;
+}
+
 
 /* Makes up to K (<= sizeof buf) bytes available at buf + pos; returns how
    many there are (fewer only at the end of the file). */
@@ -127,6 +145,19 @@ static uint32_t read_bins(Reader *r, uint32_t n, uint64_t *add_to, uint64_t **ou
   return i;
 }
 
+/* A histogram record's range, for check_origin. */
+static void note_hist(Reader *r, vma_t lo, vma_t hi, uint32_t n)
+{
+  if (lo < hi) {
+    r->nhist++;
+    if (outside_code(r->cx, lo, hi)) r->hist_out++;
+  }
+  int same = 1;                  /* what a gmon.sum header would say */
+  for (int i = 0; i < 8; i++) same &= r->spare[i] == (unsigned char)(hi >> (8 * i));
+  for (int i = 0; i < 4; i++) same &= r->spare[8 + i] == (unsigned char)(n >> (8 * i));
+  if (same) r->sum_like = 1;
+}
+
 static void read_hist_rec(Reader *r)
 {
   const char *filename = r->filename;
@@ -137,6 +168,7 @@ static void read_hist_rec(Reader *r)
     fatal("%s: %s: unexpected end of file\n", opt.whoami, filename);
   r->p->last_hist_highpc = hi;
   r->p->last_hist_ncnt = n;
+  note_hist(r, lo, hi, n);
   DBG(DBG_RECORDS, "records: %s: histogram 0x%llx-0x%llx, %u bins, rate %u\n", filename,
       (unsigned long long)lo, (unsigned long long)hi, n, rate);
   char dimen[HIST_DIMEN_LEN + 1];
@@ -190,6 +222,8 @@ static void arc_flush(Reader *r, ArcBatch *b, int all)
    at once: each record's traces then follow its own line). */
 static void arc_push(Reader *r, ArcBatch *b, vma_t from, vma_t self, uint64_t count)
 {
+  r->narcs++;
+  if (outside_code(r->cx, self, self + 1)) r->arcs_out++;
   b->from[b->n] = from;
   b->self[b->n] = self;
   b->count[b->n] = count;
@@ -265,7 +299,8 @@ static void read_gnu(Reader *r)
   uint32_t version = 0;
   take(r, 4);
   get_u32(r, &version);
-  take(r, 12);
+  memcpy(r->spare, take(r, 12), 12);
+  r->spare_read = 1;
   r->version = (int)version;
   if (version != GMON_VERSION && version != 0)       /* GNU takes 0 too */
     fatal("%s: file `%s' has unsupported version %d\n", opt.whoami, r->filename, (int)version);
@@ -302,6 +337,7 @@ static void read_bsd(Reader *r, int force44)
   size_t hdr = old_hdr;
   r->p->last_hist_highpc = hi;
   r->p->last_hist_ncnt = ncnt;
+  note_hist(r, lo, hi, ncnt);
   version = (uint32_t)genc_get_n(e, r->buf + r->pos, 4);
   if (force44 && version != GMONVERSION_44BSD)
     fatal("%s: file `%s' has bad magic cookie\n", opt.whoami, filename);
@@ -354,6 +390,51 @@ static void read_bsd(Reader *r, int force44)
   arc_flush(r, &b, 1);
 }
 
+static void hex(char *out, const unsigned char *id)
+{
+  for (int i = 0; i < GMON_BUILD_ID_LEN; i++) {
+    out[2 * i] = "0123456789abcdef"[id[i] >> 4];
+    out[2 * i + 1] = "0123456789abcdef"[id[i] & 15];
+  }
+  out[2 * GMON_BUILD_ID_LEN] = 0;
+}
+
+/* Our own warning (GNU has none) when the file read is not the object's:
+   its header names another build-id (libprof writes the program's; see
+   gmon_out.h), or, without an id to compare, its histogram or every one
+   of its arcs lies outside the object's code, which no run of the
+   object can give.  Said nothing when nothing is sure. */
+static void check_origin(Reader *r)
+{
+  const GmonContext *cx = r->cx;
+  const char *obj = cx->object ? cx->object : "the object";
+  int tagged = r->spare_read && !memcmp(r->spare, GMON_BUILD_ID_TAG, 4) && !r->sum_like;
+  if (tagged && cx->build_id) {
+    if (!memcmp(r->spare + 4, cx->build_id, GMON_BUILD_ID_LEN)) return;
+    char a[2 * GMON_BUILD_ID_LEN + 1], b[2 * GMON_BUILD_ID_LEN + 1];
+    hex(a, r->spare + 4);
+    hex(b, cx->build_id);
+    warn_msg("%s: warning: %s does not match %s: written by another program or build "
+             "(build-id %s..., %s has %s...): the report may be wrong\n",
+             opt.whoami, r->filename, obj, a, obj, b);
+    return;
+  }
+  int hist = r->nhist && r->hist_out == r->nhist;
+  int arcs = r->narcs && r->arcs_out == r->narcs;
+  if (!hist && !arcs) return;
+  char what[128];
+  if (hist && arcs)
+    snprintf(what, sizeof what, "its histogram and all its %llu arcs lie", (unsigned long long)r->narcs);
+  else if (hist)
+    snprintf(what, sizeof what, "its histogram lies");
+  else if (r->narcs == 1)
+    snprintf(what, sizeof what, "its only arc ends");
+  else
+    snprintf(what, sizeof what, "all its %llu arcs end", (unsigned long long)r->narcs);
+  warn_msg("%s: warning: %s does not match %s: %s outside %s's code: "
+           "the report may be wrong\n", opt.whoami, r->filename, obj, what, obj);
+}
+
 static const char *plural(int n, const char *one, const char *many)
 {
   return n == 1 ? one : many;
@@ -366,6 +447,9 @@ void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, B
   r->cx = cx;
   r->filename = filename;
   r->nrec_hist = r->nrec_arcs = r->nrec_bb = r->version = 0;
+  memset(r->spare, 0, sizeof r->spare);
+  r->spare_read = r->sum_like = 0;
+  r->nhist = r->hist_out = r->narcs = r->arcs_out = 0;
   r->in = in;
   r->pos = r->len = 0;
   /* the reader has a window of its own: stdio's buffer would only copy
@@ -385,6 +469,7 @@ void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, B
   } else {
     read_bsd(r, opt.file_format == FF_44BSD);
   }
+  check_origin(r);
   if (opt.want_info) {
     printf("File `%s' (version %d) contains:\n", filename, r->version);
     printf("\t%d %s\n", r->nrec_hist, plural(r->nrec_hist, "histogram record", "histogram records"));

@@ -32,6 +32,14 @@ typedef struct {
 typedef struct {
   const SymTab *syms;
   const SymSpecs *specs;
+  /* For the warning on a profile that is not the object's (all optional:
+     zero checks nothing).  OBJECT names it; BUILD_ID, when not NULL, is
+     its build-id's first GMON_BUILD_ID_LEN bytes; CODE[0..NCODE) its
+     code sections. */
+  const char *object;
+  const unsigned char *build_id;
+  const vma_t (*code)[2];
+  size_t ncode;
 } GmonContext;
 
 void gmon_init(Profile *p, int addr_size, int big_endian);

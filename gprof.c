@@ -13,6 +13,7 @@
 #include "linesyms.h"
 #include "sym_ids.h"
 #include "gmon_io.h"
+#include "gmon_out.h"
 #include "cg_analyze.h"
 #include "flat.h"
 #include "cg_print.h"
@@ -300,7 +301,14 @@ int main(int argc, char **argv)
   /* the profile data */
   Profile prof;
   gmon_init(&prof, core.addr_size, core.big_endian);
-  GmonContext cx = { &syms, &specs };
+  GmonContext cx = { .syms = &syms, .specs = &specs };
+  /* what tells a profile of another program (gmon_io.c check_origin) */
+  unsigned char build_id[GMON_BUILD_ID_LEN];
+  vma_t code[64][2];
+  cx.object = a_out;
+  cx.build_id = core_build_id(&core, build_id, sizeof build_id) ? build_id : NULL;
+  cx.code = (const vma_t (*)[2])code;
+  cx.ncode = core_code_ranges(&core, code, 64);
   int nfiles = argc - optind;
   char *deflt[] = { (char *)"gmon.out" };
   char **files = nfiles ? argv + optind : deflt;

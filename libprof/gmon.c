@@ -84,6 +84,7 @@ static int find_main(struct dl_phdr_info *info, size_t size, void *data)
   (void)size;
   uintptr_t *out = data;
   out[0] = info->dlpi_addr;
+  P.idlen = obj_build_id(info, P.id);
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {

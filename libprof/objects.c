@@ -51,19 +51,20 @@ static int obj_build_id(const struct dl_phdr_info *info, unsigned char *id)
     if (ph->p_type != PT_NOTE) continue;
     const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
     const unsigned char *end = p + ph->p_memsz;
+    const uint32_t a = ph->p_align == 8 ? 7 : 3;  /* notes are padded to the segment's alignment */
     while (p + 12 <= end) {
       uint32_t nsz, dsz, type;
       memcpy(&nsz, p, 4);
       memcpy(&dsz, p + 4, 4);
       memcpy(&type, p + 8, 4);
-      const unsigned char *name = p + 12, *desc = name + ((nsz + 3) & ~3u);
-      if (desc + dsz > end) break;
+      const unsigned char *name = p + 12, *desc = name + ((nsz + a) & ~a);
+      if (nsz > (size_t)(end - name) || dsz > (size_t)(end - name) || desc + dsz > end) break;
       if (type == 3 && nsz == 4 && !memcmp(name, "GNU", 4)) {
         int n = dsz < OBJ_ID_MAX ? (int)dsz : OBJ_ID_MAX;
         memcpy(id, desc, (size_t)n);
         return n;
       }
-      p = desc + ((dsz + 3) & ~3u);
+      p = desc + ((dsz + a) & ~a);
     }
   }
   return 0;

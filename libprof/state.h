@@ -22,6 +22,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "prof.h"
+#include "../gmon_out.h"
 
 #define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
 /* Slots of a new table: small, since most threads call few distinct arcs
@@ -55,6 +56,8 @@ static struct {
   int wake[2];                   /* a pipe: a byte in it makes the helper write */
   int helper;                    /* the helper thread runs */
   int objects;                   /* LIBPROF_OBJECTS=1: other objects sampled */
+  int idlen;                     /* the program's build-id (0: none), */
+  unsigned char id[20];          /* copied at start-up for the header */
 } P;
 
 static __thread int in_libprof;  /* set while this thread runs our C code */

@@ -111,17 +111,27 @@ static void write_hist(wbuf *w, uintptr_t lo, uintptr_t hi, const uint32_t *bins
   }
 }
 
-static void write_header(wbuf *w)
+/* The header: GNU's, its 12 spare bytes holding the object's build-id
+   when it has one (gmon_out.h: a tag and the id's first 8 bytes; GNU
+   gprof skips them, ours compares them with the object's). */
+static void write_header(wbuf *w, const unsigned char *id, int idlen)
 {
   wbytes(w, "gmon", 4);
   wint(w, 1, 4);
-  wint(w, 0, 12);
+  if (idlen > 0) {
+    unsigned char b[GMON_BUILD_ID_LEN] = { 0 };
+    memcpy(b, id, idlen < GMON_BUILD_ID_LEN ? (size_t)idlen : GMON_BUILD_ID_LEN);
+    wbytes(w, GMON_BUILD_ID_TAG, 4);
+    wbytes(w, b, GMON_BUILD_ID_LEN);
+  } else {
+    wint(w, 0, 12);
+  }
 }
 
 static void write_data(wbuf *w)
 {
   const int as = (int)sizeof(void *);
-  write_header(w);
+  write_header(w, P.id, P.idlen);
   /* addresses as the object has them (PIE load bias removed) */
   write_hist(w, P.lowpc - P.bias, P.highpc - P.bias, P.bins, P.nbins);
   /* every table and the finished threads' one, summed.  Other threads go
@@ -223,7 +233,7 @@ static int write_fd(int fd)
   if (writing_manifest) {
     write_manifest(&w);
   } else if (writing_obj) {
-    write_header(&w);
+    write_header(&w, writing_obj->id, writing_obj->idlen);
     write_hist(&w, writing_obj->lo - writing_obj->base, writing_obj->hi - writing_obj->base,
                writing_obj->bins, writing_obj->nbins);
   } else {

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   sym_id_init(&specs);
   sym_id_parse(&specs, &tab);
   gmon_init(&prof, as, be);
-  GmonContext cx = { &tab, &specs };
+  GmonContext cx = { .syms = &tab, .specs = &specs };
   BoundedIn in;
   FILE *f = fuzz_stream(data, size);
   bounded_wrap(&in, f, 1 << 20);

@@ -77,6 +77,11 @@ for mode in $modes; do
   say $? "exact counts on a known call graph ($mode)"
   agree known gmon.out
   say $? "GNU gprof agrees on libprof's file ($mode)"
+  # the header's spare bytes: the tag and the program's build-id (issue 24)
+  id=$(readelf -n known | sed -n 's/.*Build ID: \(................\).*/\1/p')
+  [ -n "$id" ] && [ "$(od -An -v -tx1 -j 8 -N 12 gmon.out | tr -d ' \n')" = "bb424944$id" ] \
+    && [ -z "$("$G" -b known gmon.out 2>&1 > /dev/null)" ]
+  say $? "gmon.out holds the program's build-id, read back without a warning ($mode)"
 done
 
 # many arcs: the table grows past its first 1024 slots, arcs collide and

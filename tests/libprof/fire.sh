@@ -225,3 +225,9 @@ share=$(echo "$total $cpu" | awk '{printf "%.3f", $1 / $2}')
 [ "$(head -1 $m)" = "libprof-objects 1" ] && [ "$(awk '$6 ~ /\/libwork.so$/ {print $2}' $m)" = "$lib_id" ] \
   && [ -n "$cf" ] && echo "$t_lib $t_plug $share" | awk '{exit !($1 > 0 && $2 > 0 && $3 >= 0.8)}'
 say $? "LIBPROF_OBJECTS=1: libwork.so ${t_lib}s (GNU gprof on its file), dlopen'ed twice libplug.so ${t_plug}s, libc in $cf, all objects ${total}s of ${cpu}s (share $share >= 0.8, the rest being start-up and libprof); manifest with build-ids"
+# each object's file carries that object's build-id: our gprof takes it
+# against its own object in silence and warns against another
+"$G" -b -p libwork.so gmon.out.objects/$wf > /dev/null 2> own.err
+"$G" -b -p libplug.so gmon.out.objects/$wf > /dev/null 2> other.err
+[ ! -s own.err ] && grep -q "does not match libplug.so" other.err
+say $? "an object's file carries its build-id: silent with its object, a warning with another"

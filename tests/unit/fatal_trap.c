@@ -64,7 +64,7 @@ int main(void)
   sym_id_init(&specs);
   Profile prof;
   gmon_init(&prof, 8, 0);
-  GmonContext cx = { &tab, &specs };
+  GmonContext cx = { .syms = &tab, .specs = &specs };
   FILE *f = fmemopen(file, sizeof file, "r");
   bounded_wrap(&in, f, 1 << 20);
   volatile int failed = 0;

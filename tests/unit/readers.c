@@ -18,7 +18,7 @@ static unsigned char buf[1 << 20];
 static SymTab symtab;
 static SymSpecs specs;
 static Profile prof;
-static GmonContext cx = { &symtab, &specs };
+static GmonContext cx = { .syms = &symtab, .specs = &specs };
 static size_t blen;
 
 static void put(uint64_t v, int n, int be)
