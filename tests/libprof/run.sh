@@ -276,8 +276,9 @@ if make -C "$top" install DESTDIR="$st" prefix=/usr > install.log 2>&1; then
   lib=$(dirname "$(find "$st" -name libprof.so.1 | head -1)")
   soname=$(readelf -d "$lib/libprof.so.1" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
   [ "$soname" = libprof.so.1 ] && [ "$(readlink "$lib/libprof.so")" = libprof.so.1 ] && [ -f "$lib/libprof.a" ] \
-    && [ -n "$(find "$st" -path '*/include/libprof.h')" ] && [ -n "$(find "$st" -path '*/man3/libprof.3')" ]
-  say $? "make install: libprof.so.1 (SONAME $soname), libprof.so, libprof.a, libprof.h, libprof(3)"
+    && [ -n "$(find "$st" -path '*/include/libprof.h')" ] && [ -n "$(find "$st" -path '*/man3/libprof.3')" ] \
+    && [ -f "$st/usr/share/gprof/gprof.schema.json" ]
+  say $? "make install: libprof.so.1 (SONAME $soname), libprof.so, libprof.a, libprof.h, libprof(3), the JSON schema gprof(1) names"
   if command -v pkg-config > /dev/null; then
     flags=$(PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$st" pkg-config --cflags --libs libprof)
     rm -f gmon.out dump.out
