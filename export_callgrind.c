@@ -18,8 +18,9 @@
  * its time and the file's total is the flat profile's total rounded once.
  *
  * Calls: one calls= line per call site (the return address the arc
- * records carry, on the line of the byte before it: the call), per
- * callee.  Costs are integers and balanced: for every function,
+ * records carry, on the line of the byte before it: the call -- glibc
+ * rounds it down to 16 bytes, and such an address is taken as it is),
+ * per callee.  Costs are integers and balanced: for every function,
  * inclusive = self + the costs of its calls out = the costs of its calls
  * in (for a function that is called), so callgrind_annotate --inclusive
  * and KCachegrind agree and never show inclusive below self.  They are
@@ -36,9 +37,11 @@
  *    owns beyond what its outside callers take flows, along the shortest
  *    call paths, to a hub (the member its outside callers take the most
  *    from) and from there to the members whose outside callers take more
- *    than they own.  Calls the flow does not use carry 0.  A cycle nobody
- *    outside calls gets one call from "<spontaneous>" for its whole time.
+ *    than they own.  Calls the flow does not use carry 0.
  *  - a self call carries 0 (its time is the function's own already).
+ *  - a cycle, or a function, that only calls from inside it reach (it is
+ *    called, so callgrind_annotate would take its inclusive from its
+ *    calls in) gets one call from "<spontaneous>" for its whole time.
  * Names: the printed (demangled) name; two functions of one file with one
  * name get " [0xADDR]" after the second and later.  Names and files are
  * compressed as "(N) name". */
@@ -433,12 +436,14 @@ static Site *make_sites(Cg *C, const ExportInput *in, const size_t *owner, const
     v[out++] = v[k];
   }
   /* each call's line: that of the byte before the return address (the
-     call instruction's), when it is the caller's; -s has moved the
-     addresses to their line's start, whose line is the call's */
+     call instruction's), when it is the caller's.  But glibc writes the
+     caller's address rounded down to 16 bytes (its table's slots), and
+     -s has moved the addresses to their line's start: an address on a
+     16-byte boundary is taken for the call's own. */
   for (size_t k = 0; k < out; k++) {
     Site *s = &v[k];
     size_t j = nseg;
-    if (s->addr > 0 && !opt.want_sum) j = seg_at(seg, nseg, s->addr - 1);
+    if (s->addr % 16 && !opt.want_sum) j = seg_at(seg, nseg, s->addr - 1);
     if (j == nseg || seg[j].owner != s->p) j = seg_at(seg, nseg, s->addr);
     if (j == nseg || seg[j].owner != s->p) j = seg_at(seg, nseg, tab->base[s->p].addr);
     s->file = j < nseg ? seg[j].file : C->file[s->p];
@@ -602,8 +607,8 @@ static void propagate(Graph *g)
           given = upto;
         }
       }
-      if (m < 2) continue;
-      if (!ext) {               /* nobody outside calls it */
+      if (m < 2 && (ext || g->in0[v] == g->in0[v + 1])) continue;
+      if (!ext) {               /* only itself calls it */
         size_t hub = mem[0];
         uint64_t best = 0;
         for (size_t q = 0; q < m; q++) {
@@ -617,7 +622,7 @@ static void propagate(Graph *g)
         g->spont_to[g->nspont] = hub;
         g->spont_cost[g->nspont++] = total;
       }
-      balance_cycle(g, mem, m, id, o, x);
+      if (m > 1) balance_cycle(g, mem, m, id, o, x);
     }
   }
   free(idx); free(low); free(stack); free(call); free(next); free(on); free(o); free(x); free(mem);
