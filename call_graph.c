@@ -302,3 +302,18 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
     genc_put_u32(out, (uint32_t)raw[i].count);
   }
 }
+
+size_t cg_kept_count(const ArcRecs *keep)
+{
+  return keep->n;
+}
+
+void cg_kept_get(const ArcRecs *keep, size_t i, vma_t *from, uint64_t *count, const Sym **parent,
+                 const Sym **child)
+{
+  const RawArc *r = &keep->v[i];
+  *from = r->from;
+  *count = r->count;
+  *parent = r->parent;
+  *child = r->child;
+}

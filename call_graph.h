@@ -39,4 +39,11 @@ size_t cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSp
    same pairs over and over). */
 void cg_kept_settle(ArcRecs *keep);
 void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out);
+/* The records kept (-s, or --callgrind for its call sites), after
+   gmon_finish: how many, and the I-th's caller address (the return address
+   as read; once gmon.sum is written, the start of the caller's line), its
+   calls and its arc's two ends. */
+size_t cg_kept_count(const ArcRecs *keep);
+void cg_kept_get(const ArcRecs *keep, size_t i, vma_t *from, uint64_t *count, const Sym **parent,
+                 const Sym **child);
 #endif

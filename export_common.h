@@ -11,6 +11,7 @@
 #define EXPORT_COMMON_H
 #include "hist.h"
 #include "cg_arcs.h"
+#include "call_graph.h"
 
 /* What the exports are given: the driver's state after the analysis. */
 typedef struct {
@@ -20,6 +21,8 @@ typedef struct {
   const SymTab *tab;
   const HistSet *hist;          /* NULL without histogram records */
   const CallGraph *cg;          /* NULL without call-graph records */
+  const ArcRecs *arc_recs;      /* the arc records as read (call sites), or
+                                   NULL when not kept */
 } ExportInput;
 
 /* What was asked for on the command line. */

@@ -209,7 +209,7 @@ typedef struct {
 static void arc_flush(Reader *r, ArcBatch *b, int all)
 {
   Profile *p = r->p;
-  size_t done = cg_read_arcs(&p->cg, opt.want_sum ? &p->arc_recs : NULL, r->cx->syms,
+  size_t done = cg_read_arcs(&p->cg, opt.want_sum || opt.keep_arcs ? &p->arc_recs : NULL, r->cx->syms,
                              r->cx->specs, b->from, b->self, b->count, b->n, all);
   size_t left = b->n - done;
   memmove(b->from, b->from + done, left * sizeof *b->from);

@@ -17,7 +17,7 @@ typedef struct {
   GmonEnc enc;                  /* the object's byte order and width */
   HistSet hist;
   CallGraph cg;
-  ArcRecs arc_recs;             /* kept only for -s */
+  ArcRecs arc_recs;             /* kept only for -s and --callgrind */
   BBSet bb;
   int have_hist, have_arcs, have_bb;
   int arcs_read;                /* arc records seen (a BSD file has_arcs without any) */

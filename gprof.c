@@ -280,6 +280,7 @@ int main(int argc, char **argv)
     }
   }
   if (optind < argc) a_out = argv[optind++];
+  o->keep_arcs = exports.callgrind != NULL;     /* its call sites */
   if ((style & STYLE_FUNC_ORDER) && (style & STYLE_FILE_ORDER))
     fatal("%s: Only one of --function-ordering and --file-ordering may be specified.\n",
           o->whoami);
@@ -324,7 +325,8 @@ int main(int argc, char **argv)
 
   /* the analysis */
   if (prof.have_hist) hist_assign_samples(&prof.hist, &syms);
-  if (!opt.line) hist_free_bins(&prof.hist);   /* peak memory: no report reads them */
+  /* peak memory: no report reads them (--callgrind maps them to lines) */
+  if (!opt.line && !exports.callgrind) hist_free_bins(&prof.hist);
   CallGraph *cg = &prof.cg;
   if (prof.have_arcs) {
     if (opt.static_cg) {
@@ -362,7 +364,8 @@ int main(int argc, char **argv)
                (exports.json && !strcmp(exports.json, "-"));
     if (nout > 1) fatal("%s: only one export may go to standard output\n", opt.whoami);
     ExportInput in = { a_out, files, nfiles, &syms, prof.have_hist ? &prof.hist : NULL,
-                       prof.have_arcs ? cg : NULL };
+                       prof.have_arcs ? cg : NULL,
+                       opt.keep_arcs ? &prof.arc_recs : NULL };
     export_write_all(&exports, &in);
     if (nout) return 0;
   }

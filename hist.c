@@ -7,7 +7,7 @@
 #include "sym_ids.h"
 
 /* GNU measures histogram ranges in 2-byte units. */
-#define UNIT 2
+#define UNIT HIST_UNIT
 
 static double rec_scale(vma_t lo, vma_t hi, uint32_t n)
 {
@@ -152,6 +152,14 @@ void hist_assign_samples(HistSet *hs, SymTab *tab)
 {
   hs->total_samples = 0;
   for (size_t i = 0; i < hs->nrecs; i++) assign_rec(hs, &hs->recs[i], tab);
+}
+
+void hist_bin_bounds(const Hist *h, uint32_t i, vma_t *lo, vma_t *hi)
+{
+  double scale = rec_scale(h->lowpc, h->highpc, h->nbins);
+  vma_t lo_u = h->lowpc / UNIT;
+  *lo = (lo_u + (vma_t)(scale * i)) * UNIT;
+  *hi = (lo_u + (vma_t)(scale * (i + 1))) * UNIT;
 }
 
 void hist_free_bins(HistSet *hs)

@@ -46,6 +46,11 @@ void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
 /* Credits every bin to the symbols of TAB it overlaps (Sym.hist_time). */
 void hist_assign_samples(HistSet *hs, SymTab *tab);
 void hist_free(HistSet *hs);
+/* The addresses bin I of H covers, [*LO, *HI), as hist_assign_samples
+   counts them (in GNU's 2-byte units); HIST_UNIT divides a symbol's
+   address the same way before it is compared. */
+#define HIST_UNIT 2
+void hist_bin_bounds(const Hist *h, uint32_t i, vma_t *lo, vma_t *hi);
 long hist_granularity_bytes(const HistSet *hs);
 /* The addresses the histograms cover, lowest to highest; both 0 without
    a histogram. */

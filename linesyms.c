@@ -394,3 +394,30 @@ size_t line_starts(Core *core, const SymTab *funcs, vma_t **starts, vma_t *last_
   *starts = v;
   return n;
 }
+
+/* line_points: the walk of line_add_syms, keeping each place's file and
+   line (--callgrind maps histogram bins to lines with them). */
+typedef struct { LinePoint *v; size_t n, cap; } PointVec;
+
+static void emit_point(void *ctx, vma_t addr, const char *file, int line, const char *func)
+{
+  PointVec *p = ctx;
+  (void)func;
+  if (p->n && p->v[p->n - 1].line == line && same_str(p->v[p->n - 1].file, file)) return;
+  if (p->n == p->cap) {
+    p->cap = p->cap ? 2 * p->cap : 1024;
+    p->v = xrealloc(p->v, p->cap * sizeof *p->v);
+  }
+  p->v[p->n++] = (LinePoint){ addr, file, line };
+}
+
+size_t line_points(Core *core, const SymTab *funcs, LinePoint **points)
+{
+  PointVec p = { NULL, 0, 0 };
+  if (core_has_line_info(core)) {
+    core_prime_src_info(core, funcs);
+    walk_lines(core, emit_point, &p);
+  }
+  *points = p.v;
+  return p.n;
+}

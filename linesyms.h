@@ -26,4 +26,12 @@ void line_add_syms(Core *core, SymTab *tab);
    address; an address past it, or below the first, is in none.  Returns the
    count; *STARTS is allocated (free it). */
 size_t line_starts(Core *core, const SymTab *funcs, vma_t **starts, vma_t *last_end);
+/* Every address of the text section where the source position (file,
+   line) BFD reports differs from the last address that had one, in address
+   order, with that position: the places line_add_syms would put line
+   symbols (less those where only the function's name changes), for a
+   function table FUNCS.  Returns the count (0 without line information);
+   *POINTS is allocated (free it; the names are BFD's). */
+typedef struct { vma_t addr; const char *file; int line; } LinePoint;
+size_t line_points(Core *core, const SymTab *funcs, LinePoint **points);
 #endif

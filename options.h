@@ -13,6 +13,7 @@
 typedef struct {
   int brief, zeros, no_static, ignore_non_func, traditional;
   int want_info, want_sum;
+  int keep_arcs;                /* keep the arc records (--callgrind's call sites) */
   int print_path, inline_names, demangle, line;
   int static_cg, all_lines, separate_files, table_length;
   unsigned long min_count;

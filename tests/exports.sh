@@ -85,6 +85,13 @@ for d in cases/*/; do
       bad "callgrind $c: $(cat $w.annerr) $r"
     fi
   fi
+  # inclusive costs: never below self, every call balanced
+  if callgrind_annotate --threshold=100 --inclusive=yes $w.cg > $w.incl 2>> $w.annerr && [ ! -s $w.annerr ] \
+     && callgrind_annotate --threshold=100 $w.cg > $w.self && r=$($py tools/exportcheck.py inclusive $w.self $w.incl $w.cg $w.json); then
+    ok "callgrind inclusive $c: $r"
+  else
+    bad "callgrind inclusive $c: $(head -3 $w.annerr) $r"
+  fi
   if dot -Tsvg $w.dot -o $w.svg 2> $w.doterr && [ ! -s $w.doterr ] && r=$($py tools/exportcheck.py dot $w.json $w.dot); then
     ok "dot $c: $r"
   else
@@ -97,6 +104,46 @@ for d in cases/*/; do
     bad "dot labels $c: $(head -3 $w.doterr) $r"
   fi
 done
+
+# 2b. --callgrind by line: tests/progs/hotlines.c (case hotlines, -O0 -g,
+#     a two-function cycle and self recursion) with and without -l: the
+#     hot and warm lines of generate_text and the loops of the cycle's
+#     members and of depth carry samples (hot above warm), in
+#     callgrind_annotate's per-line annotation, automatic and of the file
+#     named; inclusive never below self; the same file twice; the event
+#     named.  Its sources are named /gprof-tests/progs/... (gen.sh).
+for l in "" "-l"; do
+  w=$OUT/hot$l; m=cases/hotlines
+  (cd $m && "$GPROF" -b $l --callgrind=$w.cg --json=$w.json bin gmon.out > /dev/null \
+     && "$GPROF" -b $l --callgrind=$w.again.cg bin gmon.out > /dev/null)
+  sed "s|/gprof-tests/progs/|$top/tests/progs/|" $w.cg > $w.local.cg
+  callgrind_annotate --auto=yes --threshold=100 $w.local.cg > $w.ann 2> $w.err
+  # callgrind_annotate names files below the current directory relatively
+  (cd $top/tests/progs && callgrind_annotate --auto=no $w.local.cg hotlines.c) > $w.user 2>> $w.err
+  cost() { v=$(grep -F -- "$2" $1 | grep -v '=>' | head -1 | awk '{print $1}' | tr -d ,); [ "$v" = . ] && v=0; echo ${v:-0}; }
+  hot=$(cost $w.ann '/* hot */'); warm=$(cost $w.ann '/* warm */')
+  e=$(cost $w.ann 'k < 2000'); o=$(cost $w.ann 'k < 6000'); d=$(cost $w.ann 'k < 3000')
+  uhot=$(cost $w.user '/* hot */')
+  if [ ! -s $w.err ] && [ "$hot" -gt "$warm" ] && [ "$warm" -gt 0 ] && [ "$e" -gt 0 ] && [ "$o" -gt 0 ] \
+     && [ "$d" -gt 0 ] && [ "$uhot" = "$hot" ] && grep -q 'User-annotated source: .*hotlines.c' $w.user; then
+    ok "callgrind by line [$l]: hot $hot, warm $warm, even $e, odd $o, depth $d us"
+  else
+    bad "callgrind by line [$l]: hot $hot, warm $warm, even $e, odd $o, depth $d, named file $uhot: $(head -2 $w.err)"
+  fi
+  callgrind_annotate --threshold=100 $w.cg > $w.self 2>&1; callgrind_annotate --threshold=100 --inclusive=yes $w.cg > $w.incl 2>&1
+  r=$($py tools/exportcheck.py inclusive $w.self $w.incl $w.cg $w.json) && ok "callgrind inclusive hotlines [$l]: $r" \
+    || bad "callgrind inclusive hotlines [$l]: $r"
+  r=$($py tools/exportcheck.py callgrind $w.json $w.self) && ok "callgrind total hotlines [$l]: $r" || bad "callgrind total hotlines [$l]: $r"
+  if cmp -s $w.cg $w.again.cg && grep -q '^events: Time$' $w.cg && grep -q '^event: Time : .*sampled' $w.cg; then
+    ok "callgrind [$l]: deterministic, event named"; else bad "callgrind [$l]: not deterministic or no event name"; fi
+done
+# -l on the cycles case too: the same balance (gprof's own -l graph is one
+# of line symbols; the costs are the functions')
+w=$OUT/cyc_l; m=cases/cycles
+(cd $m && "$GPROF" -b -l --callgrind=$w.cg --json=$w.json bin gmon.out > /dev/null)
+callgrind_annotate --threshold=100 $w.cg > $w.self 2>&1; callgrind_annotate --threshold=100 --inclusive=yes $w.cg > $w.incl 2>&1
+r=$($py tools/exportcheck.py inclusive $w.self $w.incl $w.cg $w.json) && grep -q 'cycles.c:pong' $w.incl \
+  && ! grep -E '^ +0 +.*:pong ' $w.incl > /dev/null && ok "callgrind inclusive cycles [-l]: $r" || bad "callgrind inclusive cycles [-l]: $r"
 
 # 4. Names that need escaping, C++ names with spaces and quotes, a cycle
 #    and a self-recursive function, through all three and their readers.

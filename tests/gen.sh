@@ -37,6 +37,8 @@ prog cycles_static gcc "-O1 -g -static" cycles.c 2000
 prog names       g++ "-O0 -g"          names.cc
 prog cxxgraph    g++ "-O1"             cxxgraph.cc 8000
 prog multi       gcc "-O0 -g"          "multi/main.c multi/alpha.c multi/beta.c"
+# --callgrind by line (exports.sh): sources named /gprof-tests/progs/...
+prog hotlines    gcc "-O0 -g -fdebug-prefix-map=$(pwd)/progs=/gprof-tests/progs" hotlines.c
 
 derive twofiles cycles gmon.a gmon.b
 (cd "$tmp" && cp "$OLDPWD/cases/cycles/bin" . && ./bin 700 >/dev/null && mv gmon.out "$OLDPWD/cases/twofiles/gmon.a" \

@@ -11,6 +11,12 @@
       ANNOTATE.txt is `callgrind_annotate --threshold=100` on the callgrind
       file: its total and each function's self cost (microseconds) must
       agree with the JSON's flat profile (the same run's).
+  exportcheck.py inclusive SELF.ann INCL.ann FILE.cg [FILE.json]
+      callgrind_annotate's tables without and with --inclusive=yes: no
+      function's inclusive cost below its self cost.  In the callgrind
+      file every called function's calls in cost its self cost plus its
+      calls out, exactly; with the JSON (no -l), each function outside a
+      cycle costs its self + children seconds, within rounding.
   exportcheck.py dot FILE.json FILE.dot [NODE% EDGE% [MAX-NODES]]
       The DOT file has exactly the nodes the thresholds (0.5 and 0.1 by
       default) and the node limit (200) keep of the JSON's call graph, and
@@ -147,6 +153,12 @@ def check_json(doc, text):
     print('json agrees: ' + ', '.join(done))
 
 
+# a row of callgrind_annotate's functions table: "cost (pct)  file:function
+# [object]"; a function's code inlined from another file (fi=) is a row
+# "file:function" of its own, without the object
+ANN_ROW = re.compile(r'^\s*([\d,]+) (?:\(\s*[\d.]+%\)|\s+)\s+(.*?):(.*?)(?: \[(?!0x)([^\]]*)\])?$')
+
+
 def check_callgrind(doc, ann):
     m = re.search(r'^\s*([\d,]+|\.)\s.*PROGRAM TOTALS', ann, re.M)
     if not m:
@@ -159,7 +171,7 @@ def check_callgrind(doc, ann):
     # the functions table: "cost (pct)  file:function [object]"
     got = {}
     for l in ann.split('\n'):
-        mm = re.match(r'^\s*([\d,]+) (?:\(\s*[\d.]+%\)|\s+)\s+(.*?):(.*) \[(.*)\]$', l)
+        mm = ANN_ROW.match(l)
         if mm: got.setdefault(mm.group(3), []).append(int(mm.group(1).replace(',', '')))
     n = 0
     if doc['line_level']:
@@ -172,11 +184,72 @@ def check_callgrind(doc, ann):
         us = r['self_seconds'] * 1e6
         name = ''.join('?' if ord(ch) < 32 or ord(ch) == 127 else ch for ch in r['display'])
         cands = got.get(name, [])
-        if not any(abs(c - us) <= 1.0 + 1e-9 * us for c in cands):
+        # code inlined from another file is that file's "file:function"
+        # (fi= lines): the function's cost is then their sum
+        if not any(abs(c - us) <= 1.0 + 1e-9 * us for c in cands + [sum(cands)]):
             print('exportcheck: %r: %.1f us in the flat profile, callgrind_annotate shows %r' % (name, us, cands))
             sys.exit(1)
         n += 1
     print('callgrind agrees: total %d us, %d functions' % (total, n))
+
+
+def ann_table(text):
+    got = {}
+    for l in text.split('\n'):
+        m = ANN_ROW.match(l)
+        if m: got[(m.group(2), m.group(3))] = int(m.group(1).replace(',', ''))
+    return got
+
+
+def check_inclusive(self_ann, incl_ann, cg, doc):
+    selfs, incls = ann_table(self_ann), ann_table(incl_ann)
+    for k, v in incls.items():
+        if v < selfs.get(k, 0):
+            print('exportcheck: %s:%s inclusive %d below self %d' % (k[0], k[1], v, selfs[k])); sys.exit(1)
+    # the callgrind file: per function id, self, calls out, calls in
+    names, own, out, into = {}, {}, {}, {}
+    fn = cfn = None
+    pending = False
+    for l in cg.split('\n'):
+        m = re.match(r'^(c?fn)=\((\d+)\)(?: (.*))?$', l)
+        if m:
+            i = int(m.group(2))
+            if m.group(3) is not None: names[i] = m.group(3)
+            if m.group(1) == 'fn': fn = i
+            else: cfn = i
+            continue
+        if l.startswith('calls='):
+            pending = True
+            continue
+        m = re.match(r'^(0x[0-9a-f]+|\d+) (-?\d+) (\d+)$', l)
+        if not m: continue
+        c = int(m.group(3))
+        if pending:
+            out[fn] = out.get(fn, 0) + c
+            into[cfn] = into.get(cfn, 0) + c
+            pending = False
+        else:
+            own[fn] = own.get(fn, 0) + c
+    for i in into:
+        want = own.get(i, 0) + out.get(i, 0)
+        if into[i] != want:
+            print('exportcheck: %s: calls in cost %d, self + calls out %d' % (names.get(i), into[i], want)); sys.exit(1)
+    n = 0
+    if doc and doc['call_graph'] and not doc['line_level']:
+        seen = {}
+        for e in doc['call_graph']['entries']:
+            if e['kind'] == 'function': seen.setdefault(e['display'], []).append(e)
+        for i, name in names.items():
+            es = seen.get(name, [])
+            if len(es) != 1 or es[0]['cycle'] or name == '<spontaneous>': continue
+            e = es[0]
+            want = (num(e['self_seconds']) + num(e['children_seconds'])) * 1e6
+            if not math.isfinite(want): continue
+            got = own.get(i, 0) + out.get(i, 0)
+            if not abs(got - want) <= 2 + 1e-3 * want:
+                print('exportcheck: %s: inclusive %d us, the call graph %.1f us' % (name, got, want)); sys.exit(1)
+            n += 1
+    print('inclusive >= self for %d functions, calls balanced for %d, %d as the call graph' % (len(incls), len(into), n))
 
 
 def drawn_sets(doc, node_thr, edge_thr, max_nodes):
@@ -310,6 +383,11 @@ def check_labels(dotfile, xdotfile, width):
 
 if __name__ == '__main__':
     mode, jf, tf = sys.argv[1:4]
+    if mode == 'inclusive':
+        rd = lambda f: open(f, encoding='utf-8', errors='surrogateescape').read()
+        doc = json.load(open(sys.argv[5], encoding='utf-8')) if len(sys.argv) > 5 else None
+        check_inclusive(rd(jf), rd(tf), rd(sys.argv[4]), doc)
+        sys.exit(0)
     if mode == 'labels':
         check_labels(jf, tf, int(sys.argv[4]))
         sys.exit(0)
