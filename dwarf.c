@@ -650,6 +650,10 @@ DwInfo *dw_open(Core *core)
     return NULL;
   }
   DBG(DBG_SYMTAB, "dwarf: %zu rows, %zu sequences, %zu functions, %zu ranges\n", dw->nrows, dw->nseqs, dw->nfuncs, dw->nranges);
+  /* names point into .debug_info, .debug_str and .debug_line_str; file
+     names are copies */
+  free(dw->abbrev.buf); free(dw->line.buf); free(dw->rsec.buf); free(dw->rnglists.buf);
+  dw->abbrev.buf = dw->line.buf = dw->rsec.buf = dw->rnglists.buf = NULL;
   /* sequences: their extents */
   for (size_t i = 0; i < dw->nseqs; i++) {
     Seq *s = &dw->seqs[i];
@@ -765,6 +769,9 @@ const DwSeg *dw_segments(DwInfo *dw, vma_t lo, vma_t hi, size_t *n)
   free(es);
   free(pts);
   free(lp);
+  free(dw->rows); free(dw->seqs); free(dw->ranges); free(dw->funcs);
+  dw->rows = NULL; dw->seqs = NULL; dw->ranges = NULL; dw->funcs = NULL;
+  dw->nrows = dw->nseqs = dw->nranges = dw->nfuncs = 0;
   *n = dw->nsegs;
   return dw->segs;
 }

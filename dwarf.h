@@ -24,7 +24,10 @@ typedef struct {
 typedef struct DwInfo DwInfo;
 
 DwInfo *dw_open(Core *core);
-/* The pieces covering [lo, hi), the first at lo; *N is their count. */
+/* The pieces covering [lo, hi), the first at lo; *N is their count.  Call
+   once: it frees the decoded rows and functions.  The strings of the
+   pieces live until dw_free (linesyms.c keeps them for the run: its
+   symbols name them). */
 const DwSeg *dw_segments(DwInfo *dw, vma_t lo, vma_t hi, size_t *n);
 void dw_free(DwInfo *dw);
 #endif
