@@ -6,6 +6,8 @@
 #include <string.h>
 #include "options.h"
 #include "linesyms.h"
+#include "dwarf.h"
+#include <stdio.h>
 
 typedef struct { vma_t *v; size_t n, cap; } AddrVec;
 
@@ -206,10 +208,78 @@ static void emit_pt(void *ctx, vma_t addr, const char *file, int line, const cha
    address that had one, in address order: the line symbols' places. */
 typedef void LineEmit(void *ctx, vma_t addr, const char *file, int line, const char *func);
 
+/* GPROF_LINES_CHECK: BFD's answers (after GNU's questions: every function
+   symbol, then every byte of the text once) against the decoded ones, at
+   each piece's first and last byte (=1) or at every byte (=2); the
+   differences go to stderr.  A test aid, as slow as GNU. */
+static int same_ans(const char *f1, int l1, const char *n1, const char *f2, int l2, const char *n2)
+{
+  if (!f1 || !f2) return !f1 && !f2;
+  return l1 == l2 && !strcmp(f1, f2) && same_str(n1, n2);
+}
+
+static void check_segs(Core *core, const DwSeg *sg, size_t ns, vma_t lo, vma_t hi, int every)
+{
+  size_t bad = 0, asked = 0;
+  for (vma_t a = lo; a < hi; a++) {
+    const char *file, *func;
+    int line;
+    core_src_func_info(core, a, &file, &line, &func);
+  }
+  for (size_t i = 0; i < ns; i++) {
+    vma_t next = i + 1 < ns ? sg[i + 1].addr : hi;
+    for (vma_t a = sg[i].addr; a < next; a++) {
+      if (!every && a != sg[i].addr && a != next - 1) continue;
+      const char *file, *func;
+      int line;
+      asked++;
+      core_src_func_info(core, a, &file, &line, &func);
+      if (func && bfd_get_symbol_leading_char(core->abfd) && func[0] == bfd_get_symbol_leading_char(core->abfd))
+        func++;
+      if (!same_ans(file, line, func, sg[i].file, sg[i].line, sg[i].func)) {
+        if (bad++ < 200)
+          fprintf(stderr, "lines check: 0x%llx: BFD %s:%d %s, decoded %s:%d %s\n", (unsigned long long)a,
+                  file ? file : "-", line, func ? func : "-", sg[i].file ? sg[i].file : "-", sg[i].line,
+                  sg[i].func ? sg[i].func : "-");
+      }
+    }
+  }
+  fprintf(stderr, "lines check: %zu pieces, %zu addresses asked, %zu differ\n", ns, asked, bad);
+}
+
+/* The walk over the decoded pieces: BFD is not asked at all. */
+static int walk_decoded(Core *core, LineEmit *emit, void *ctx)
+{
+  vma_t lo = bfd_section_vma(core->text), hi = lo + bfd_section_size(core->text);
+  DwInfo *dw = dw_open(core);
+  if (!dw) return 0;
+  size_t ns;
+  const DwSeg *sg = dw_segments(dw, lo, hi, &ns);
+  const char *chk = getenv("GPROF_LINES_CHECK");
+  if (chk && *chk) check_segs(core, sg, ns, lo, hi, atoi(chk) >= 2);
+  const char *pfile = NULL, *pfunc = NULL;
+  int pline = 0;
+  for (size_t i = 0; i < ns; i++) {
+    const DwSeg *g = &sg[i];
+    if (!g->file) continue;
+    if (!(pfile && g->line == pline && !strcmp(g->file, pfile) && same_str(g->func, pfunc))) {
+      pfile = g->file;
+      pline = g->line;
+      pfunc = g->func;
+      emit(ctx, g->addr, g->file, g->line, g->func);
+    }
+  }
+  /* the names and files stay referenced by the symbols */
+  return 1;
+}
+
 static void walk_lines(Core *core, LineEmit *emit, void *ctx)
 {
   vma_t lo = bfd_section_vma(core->text), hi = lo + bfd_section_size(core->text);
   size_t np = 0;
+  if (!getenv("GPROF_LINES_BYTEWISE") && !getenv("GPROF_LINES_BFD") && core_has_line_info(core)
+      && walk_decoded(core, emit, ctx))
+    return;
   /* GPROF_LINES_BYTEWISE: walk every byte as GNU does (a test aid: the
      result must be the same, only slower) */
   vma_t *pts = getenv("GPROF_LINES_BYTEWISE") ? NULL : query_points(core, lo, hi, &np);

@@ -7,7 +7,7 @@ BENCH_GNU_REPS of GNU's), reports medians of wall and CPU time and the
 peak RSS, checks the outputs are byte-identical and prints the ratios and
 whether each target of issue 15 is met.  BENCH_QUICK=1 skips the slow GNU
 runs of the 100,000/200,000-arc identity sets and the 10,000-file merge.
-Usage: bench/bench.py [SECTION...]   (sections: same speed growth sum c l)"""
+Usage: bench/bench.py [SECTION...]   (sections: same speed growth sum c l lscale)"""
 import os, statistics, subprocess, sys, time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -18,6 +18,7 @@ REPS = int(os.environ.get('BENCH_REPS', '5'))
 GREPS = int(os.environ.get('BENCH_GNU_REPS', '3'))
 QUICK = os.environ.get('BENCH_QUICK') == '1'
 GEN = os.path.join(TOP, 'bench', 'genprof.py')
+ONECU = int(os.environ.get('BENCH_ONECU', '2000'))
 have_gnu = os.access(GNU, os.X_OK)
 results = []                        # (target, met, text)
 
@@ -235,13 +236,38 @@ def lines():
         target('-l output identical', bool(r['same']), '')
 
 
-SECTIONS = {'same': same_bytes, 'speed': speed, 'growth': growth, 'sum': sums, 'c': static_c, 'l': lines}
+def lines_scale():
+    say('\n== -l at scale: one -O2 -g unit of thousands of functions (issue 25)')
+    d = gen('onecu', ONECU)
+    src = os.path.join(d, 'prog.c')
+    say(f'  prog.c: {sum(1 for _ in open(src))} lines, .text {text_size(os.path.join(d, "prog"))} bytes')
+    r = compare(['-b', '-l', 'prog', 'gmon.out'], d, 'lscale', reps=3, greps=1)
+    target('-l at scale under 1 s', r['cpu'] < 1.0, f'ours {r["cpu"]:.2f}s cpu')
+    if have_gnu:
+        target('-l at scale >= 50x faster than GNU', r['gcpu'] >= 50 * r['cpu'],
+               f'ours {r["cpu"]:.2f}s, GNU {r["gcpu"]:.2f}s cpu, x{r["gcpu"] / max(r["cpu"], 0.01):.0f}')
+        target('-l at scale output identical', bool(r['same']), '')
+        for opts in (['-l', '-A'],):
+            r2 = compare(['-b'] + opts + ['prog', 'gmon.out'], d, 'lscale' + ''.join(opts), reps=1, greps=1)
+            target(f'-b {" ".join(opts)} at scale identical', bool(r2['same']), '')
+
+
+def text_size(path):
+    for line in subprocess.check_output(['size', '-A', path]).decode().split('\n'):
+        p = line.split()
+        if p and p[0] == '.text':
+            return int(p[1])
+    return 0
+
+
+SECTIONS = {'same': same_bytes, 'speed': speed, 'growth': growth, 'sum': sums, 'c': static_c, 'l': lines,
+            'lscale': lines_scale}
 
 if __name__ == '__main__':
     os.makedirs(DIR, exist_ok=True)
     say(f'ours: {OURS}; GNU: {GNU if have_gnu else "not installed"}; inputs in {DIR}; '
         f'{REPS} runs of ours, {GREPS} of GNU, alternating')
-    for s in sys.argv[1:] or ['speed', 'growth', 'sum', 'c', 'l', 'same']:
+    for s in sys.argv[1:] or ['speed', 'growth', 'sum', 'c', 'l', 'lscale', 'same']:
         SECTIONS[s]()
     say('\n== summary')
     for name, met, text in results:

@@ -15,7 +15,14 @@
       -pg, and DIR/gmon.out from running it (for -c).
   genprof.py lines P DIR
       DIR/prog: the merge program compiled with -g -pg and run: DIR/gmon.out
-      (for -l)."""
+      (for -l).
+  genprof.py onecu N DIR
+      DIR/prog: one C file (DIR/prog.c) of N functions of about 70 lines
+      each and a comment of 57 -- static inline helpers, static functions
+      inlined into their callers, switches, loops, rare paths split off
+      by -O2 (N = 2000: 260,000 lines, 1.4 MB of text) -- compiled
+      with -O2 -g -pg as one unit, as an amalgamation such as SQLite's
+      is, and run: DIR/gmon.out (for -l at scale)."""
 import os, random, struct, subprocess, sys
 
 FS = 48                                         # bytes per assembled function
@@ -128,6 +135,54 @@ def merge(p, k, seed, out):
             g.write(b''.join(parts))
 
 
+def onecu(n, out):
+    r = random.Random(25)
+    src = ['#include <stdio.h>', '#include <stdlib.h>',
+           'volatile unsigned long sink;', 'static unsigned long tab[256];']
+    for h in range(8):
+        src.append(f'static inline unsigned long mix{h}(unsigned long x, unsigned long y)\n{{\n'
+                   f'  x ^= x << {h + 3};\n  x ^= x >> {h + 5};\n  x += y * {2 * h + 1}ul;\n'
+                   f'  return x ^ tab[x & 255];\n}}')
+    src += [f'unsigned long f{i}(unsigned long x, int d);' for i in range(n)]
+    for i in range(n):
+        a, b, c = r.randrange(n), r.randrange(n), r.randrange(n)
+        h1, h2 = r.randrange(8), r.randrange(8)
+        cases = '\n'.join(f'    case {k}:\n      /* {r.randrange(1000)} */\n'
+                          f'      t += s >> {k + 1};\n      break;' for k in range(r.randrange(3, 9)))
+        # a static helper called once: inlined into f{i}
+        src.append(f'static unsigned long g{i}(unsigned long s, unsigned long t)\n{{\n'
+                   f'  unsigned long u = s + t;\n  for (int j = 0; j < (int)(t & {r.choice([3, 7])}); j++) {{\n'
+                   f'    u = (u << 3) ^ (u >> {h2 + 2});\n    if ((u & 7) == {r.randrange(8)})\n      u += t;\n  }}\n'
+                   f'  return u;\n}}')
+        # the comments an amalgamation has between its functions (SQLite:
+        # 250,000 lines, 0.9 MB of code)
+        src.append('/*\n' + ''.join(f'** f{i}, note {k}: {r.randrange(1 << 30):x} {r.randrange(1 << 30):x}\n'
+                                     for k in range(55)) + '*/')
+        src.append(f'unsigned long f{i}(unsigned long x, int d)\n{{\n'
+                   f'  unsigned long s = x, t = {r.randrange(1 << 20)}ul;\n'
+                   f'  if (__builtin_expect(x == 0xdeadbeefcafeul, 0)) {{\n'
+                   f'    fprintf(stderr, "f{i}: impossible %lu\\n", x);\n    abort();\n  }}\n'
+                   f'  for (int j = 0; j < (int)(x & {r.choice([3, 7, 15])}); j++) {{\n    s = mix{h1}(s, j);\n'
+                   f'    if (s & 1)\n      t ^= s;\n    else\n      t += j;\n  }}\n'
+                   f'  switch ((s >> 3) % 9) {{\n{cases}\n    default:\n      t -= s;\n      break;\n  }}\n'
+                   f'  s = g{i}(s, t);\n'
+                   f'  if (d > 0 && (s & 3) == 0)\n    s += f{a}(s, d - 1);\n'
+                   f'  if (d > 1 && (s & 5) == 1)\n    s += f{b}(s, d - 2);\n'
+                   f'  if (d > 2 && (s & 9) == 8)\n    s += f{c}(t, d - 3);\n'
+                   f'  while (t > 1000000) {{\n    t >>= 1;\n    s += t & 15;\n  }}\n'
+                   f'  return s + t;\n}}')
+    src.append(f'int main(int argc, char **argv)\n{{\n  int n = argc > 1 ? atoi(argv[1]) : 20;\n'
+               f'  for (int i = 0; i < 256; i++)\n    tab[i] = i * 2654435761ul;\n'
+               f'  for (int i = 0; i < n; i++)\n    for (int k = 0; k < {n}; k += 7)\n'
+               f'      sink += f0(i + k, 3) + f{n // 3}(k, 4);\n'
+               f'  for (int k = 0; k < {n}; k++)\n    sink += (k & 1 ? f{n - 1} : f{n // 2})(k, 2);\n'
+               f'  return 0;\n}}')
+    path = os.path.join(out, 'prog.c')
+    open(path, 'w').write('\n'.join(src) + '\n')
+    subprocess.check_call(['cc', '-O2', '-g', '-pg', '-o', os.path.join(out, 'prog'), path])
+    subprocess.check_call([os.path.join(out, 'prog')], cwd=out)
+
+
 def run_prog(out, flags, p):
     src = os.path.join(out, 'prog.c')
     c_program(p, 1, src)
@@ -151,5 +206,8 @@ if __name__ == '__main__':
     elif what == 'lines':
         os.makedirs(sys.argv[3], exist_ok=True)
         run_prog(sys.argv[3], ['-g', '-O1', '-fno-inline', '-pg'], int(sys.argv[2]))
+    elif what == 'onecu':
+        os.makedirs(sys.argv[3], exist_ok=True)
+        onecu(int(sys.argv[2]), sys.argv[3])
     else:
         sys.exit(__doc__)
