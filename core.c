@@ -26,9 +26,13 @@ void core_init(Core *c, const char *filename)
     fatal("%s: %s: not in executable format\n", opt.whoami, filename);
   c->abfd = abfd;
 
-  c->addr_size = bfd_arch_bits_per_address(abfd) / 8;
-  if (c->addr_size != 4 && c->addr_size != 8)
-    c->addr_size = bfd_get_arch_size(abfd) == 32 ? 4 : 8;
+  /* GNU reads the profile with the object's address size as its format
+     gives it (the ELF class: 4 bytes for x32 and mips n32, 8 for an ELF64
+     of a machine BFD does not know), not the architecture's. */
+  int arch_size = bfd_get_arch_size(abfd);
+  if (arch_size != 32 && arch_size != 64)
+    arch_size = bfd_arch_bits_per_address(abfd) > 32 ? 64 : 32;
+  c->addr_size = arch_size / 8;
   c->big_endian = bfd_big_endian(abfd);
   switch (bfd_get_arch(abfd)) {
   case bfd_arch_vax: case bfd_arch_i386: default: c->min_insn_size = 1; break;

@@ -141,6 +141,23 @@ cat > $d/optsets <<'O'
 -b -p -A -I src
 O
 
+# the profile's address size is the object format's (the ELF class), not
+# the architecture's: an ELF64 x86-64 program whose e_machine is one BFD
+# does not know (read as elf64-little, arch unknown, 32 bits per address)
+# and an x32 program (elf32-x86-64, 64 bits per address)
+mk hostile_unknown_machine cycles gmon.out "-b" "-b -q -c" "-b -l" "-b -A" "-b -i"
+cp $G cases/hostile_unknown_machine/
+py "
+d = bytearray(open('cases/hostile_unknown_machine/bin', 'rb').read())
+d[18:20] = b'\x99\x99'
+open('cases/hostile_unknown_machine/bin', 'wb').write(d)"
+d=cases/hostile_x32
+rm -rf $d; mkdir -p $d
+gcc -mx32 -O1 -nostdlib -no-pie -Wl,-e,_start -Wl,--build-id=none -o $d/bin progs/x32.c
+python3 tools/nullprof.py $d/bin $d/gmon.out "_start>mid=1" "mid>leaf=2"
+echo gmon.out > $d/files
+printf '%s\n' "-b" "-b -c" "-b -i" > $d/optsets
+
 # GNU's output for these cases (non-zero exits expected)
 set +e
 for d in cases/hostile_*/; do
