@@ -334,7 +334,7 @@ int main(int argc, char **argv)
   /* the analysis (-c scans the program's histogram range only) */
   vma_t cg_lo = 0, cg_hi = 0;
   hist_range(&prof.hist, &cg_lo, &cg_hi);
-  if (objs.n && objects_read_hist(&objs, &prof.hist)) prof.have_hist = 1;
+  if (objs.n && objects_read_hist(&objs, &prof.hist, core.addr_size, core.big_endian)) prof.have_hist = 1;
   if (prof.have_hist) hist_assign_samples(&prof.hist, &syms);
   if (objs.n) objects_settle(&objs, &syms);
   /* peak memory: no report reads them (--callgrind maps them to lines) */

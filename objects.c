@@ -133,11 +133,12 @@ static void read_manifest(Objects *o, const char *profile)
     const char *path = line + pos;
     Obj *ob = find_obj(o, path, id, (size_t)idlen);
     if (!ob) {
+      /* an object with no file (the vdso: a name without '/') or one that
+         cannot be read: its time goes to the object as a whole */
       bfd *abfd = open_object(path);
-      if (!abfd) {
-        warn_msg("%s: warning: %s: cannot read it: its samples are left out\n", opt.whoami, path);
-        continue;
-      }
+      if (!abfd && strchr(path, '/'))
+        warn_msg("%s: warning: %s: cannot read it: its time is counted for the object as a "
+                 "whole\n", opt.whoami, path);
       o->v = xrealloc(o->v, (o->n + 1) * sizeof *o->v);
       ob = &o->v[o->n];
       memset(ob, 0, sizeof *ob);
@@ -147,7 +148,7 @@ static void read_manifest(Objects *o, const char *profile)
       ob->idlen = (size_t)idlen;
       ob->text_lo = lo;
       ob->text_hi = hi;
-      if (!id_matches(ob, man)) {
+      if (abfd && !id_matches(ob, man)) {
         bfd_close(abfd);
         free(ob->path);
         continue;
@@ -292,6 +293,7 @@ static int debug_file(const Obj *ob, Elf *e)
   memset(&c, 0, sizeof c);
   c.abfd = ob->abfd;
   size_t idlen = 0;
+  if (!ob->abfd) return 0;
   if (core_build_id(&c, id, sizeof id))
     for (idlen = sizeof id; idlen > 0 && !id[idlen - 1]; idlen--) {}
   char cand[4][4096];
@@ -348,9 +350,10 @@ static void object_syms(const Obj *ob, SymTab *t)
 {
   Elf e, dbg;
   FSymV fv = { 0, 0, 0 };
-  int have = elf_load(&e, ob->path);
-  const char *from = "none";
+  memset(&e, 0, sizeof e);
   memset(&dbg, 0, sizeof dbg);
+  int have = ob->abfd && elf_load(&e, ob->path);
+  const char *from = "none";
   if (have) elf_funcs(&e, SHT_SYMTAB, ob->text_lo, ob->text_hi, &fv);
   if (fv.n) from = ".symtab";
   if (!fv.n && debug_file(ob, &dbg)) {
@@ -471,7 +474,7 @@ void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles)
   tab->bucket = NULL;
 }
 
-int objects_read_hist(Objects *o, HistSet *hs)
+int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
 {
   int added = 0;
   SymTab none;
@@ -481,17 +484,21 @@ int objects_read_hist(Objects *o, HistSet *hs)
   for (size_t k = 0; k < o->n; k++) {
     Obj *ob = &o->v[k];
     Profile p;
-    int size = bfd_arch_bits_per_address(ob->abfd) / 8;
-    gmon_init(&p, size == 4 ? 4 : 8, bfd_big_endian(ob->abfd));
     Core c;
     memset(&c, 0, sizeof c);
     c.abfd = ob->abfd;
     unsigned char id[GMON_BUILD_ID_LEN];
     vma_t code[64][2];
     GmonContext cx = { .syms = &none, .specs = &specs, .object = ob->path };
-    cx.build_id = core_build_id(&c, id, sizeof id) ? id : NULL;
-    cx.code = (const vma_t (*)[2])code;
-    cx.ncode = core_code_ranges(&c, code, 64);
+    if (ob->abfd) {             /* its own layout, and what check_origin checks */
+      int size = bfd_arch_bits_per_address(ob->abfd) / 8;
+      gmon_init(&p, size == 4 ? 4 : 8, bfd_big_endian(ob->abfd));
+      cx.build_id = core_build_id(&c, id, sizeof id) ? id : NULL;
+      cx.code = (const vma_t (*)[2])code;
+      cx.ncode = core_code_ranges(&c, code, 64);
+    } else {                    /* the program's (same process) */
+      gmon_init(&p, addr_size, big_endian);
+    }
     for (size_t i = 0; i < ob->nfiles; i++) gmon_out_read(&p, &cx, ob->files[i]);
     gmon_finish(&p);
     if (p.have_hist && p.hist.nrecs) {

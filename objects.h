@@ -21,9 +21,10 @@ typedef struct {
    sym_id_parse and before any profile file is read. */
 void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles);
 /* Reads each object's profile files and appends their histogram records
-   to HS (after the program's own files and -s).  Returns whether any
-   record was added. */
-int objects_read_hist(Objects *o, HistSet *hs);
+   to HS (after the program's own files and -s); an object without a file
+   is read in the program's layout (ADDR_SIZE, BIG_ENDIAN).  Returns
+   whether any record was added. */
+int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian);
 /* After hist_assign_samples: each object's gap symbols become one row
    (the first), the others leave the table's tail. */
 void objects_settle(Objects *o, SymTab *tab);
