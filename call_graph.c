@@ -109,7 +109,7 @@ static void read_new_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab,
      or past the end of .text, is never an arc's end; a callee inside a
      symbol not marked as a function (etext) that follows a function
      (_fini) is taken for that function.  Callers are looked up plainly. */
-  const Sym *last = tab->last_no_arcs ? &tab->base[tab->len - 1] : NULL;
+  const Sym *last = tab->last_no_arcs ? &tab->base[symtab_own_len(tab) - 1] : NULL;
   if (parent && parent == last) parent = NULL;
   if (child && child == last) child = NULL;
   if (child && !child->is_func && child > tab->base && child[-1].is_func) child--;

@@ -694,7 +694,7 @@ static ESym *elf_syms(DwInfo *dw, size_t *n)
     if (sy->flags & (BSF_SECTION_SYM | BSF_FILE | BSF_OBJECT | BSF_DEBUGGING)) continue;
     v[m++] = (ESym){ bfd_asymbol_value(sy), bfd_asymbol_name(sy), (size_t)i };
   }
-  qsort(v, m, sizeof *v, cmp_esym);
+  if (m) qsort(v, m, sizeof *v, cmp_esym);
   *n = m;
   return v;
 }
@@ -702,7 +702,8 @@ static ESym *elf_syms(DwInfo *dw, size_t *n)
 const DwSeg *dw_segments(DwInfo *dw, vma_t lo, vma_t hi, size_t *n)
 {
   /* line pieces: each sequence's rows, the last row at an address */
-  qsort(dw->seqs, dw->nseqs, sizeof *dw->seqs, cmp_seq_lo);
+  /* (qsort of an empty, NULL array is undefined: UBSan says so) */
+  if (dw->nseqs) qsort(dw->seqs, dw->nseqs, sizeof *dw->seqs, cmp_seq_lo);
   LPt *lp = NULL;
   size_t nlp = 0, caplp = 0;
   for (size_t i = 0; i < dw->nseqs; i++) {
@@ -719,7 +720,7 @@ const DwSeg *dw_segments(DwInfo *dw, vma_t lo, vma_t hi, size_t *n)
     lp[nlp++] = (LPt){ s->hi, NULL };
   }
   /* function pieces: the smallest range holding the address */
-  qsort(dw->ranges, dw->nranges, sizeof *dw->ranges, cmp_range);
+  if (dw->nranges) qsort(dw->ranges, dw->nranges, sizeof *dw->ranges, cmp_range);
   size_t nes, ei = 0;
   ESym *es = elf_syms(dw, &nes);
   const ESym *ecur = NULL;

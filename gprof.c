@@ -20,6 +20,7 @@
 #include "cg_order.h"
 #include "annotate.h"
 #include "export.h"
+#include "objects.h"
 #include <libiberty/demangle.h>
 #include <libiberty/libiberty.h>
 
@@ -70,6 +71,7 @@ static const struct option long_opts[] = {
   { "edge-threshold", required_argument, 0, 1014 },
   { "max-nodes", required_argument, 0, 1015 },
   { "dot-full-names", no_argument, 0, 1016 },
+  { "objects", no_argument, 0, 1020 },
   { 0, 0, 0, 0 }
 };
 
@@ -97,7 +99,9 @@ static void usage(FILE *f, int status)
       "Exports (long options only; FILE \"-\" is standard output, which then\n"
       "holds only that):\n"
       "\t[--dot[=FILE]] [--node-threshold=PCT] [--edge-threshold=PCT]\n"
-      "\t[--max-nodes=N] [--dot-full-names]\n\t[--callgrind[=FILE]] [--json[=FILE]]\n");
+      "\t[--max-nodes=N] [--dot-full-names]\n\t[--callgrind[=FILE]] [--json[=FILE]]\n"
+      "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
+      "\t[--objects]\n");
   exit(status);
 }
 
@@ -264,6 +268,7 @@ int main(int argc, char **argv)
       break;
     }
     case 1016: exports.full_names = 1; break;
+    case 1020: o->objects = 1; break;
     case '?': usage(stderr, 1); break;
     default: break;
     }
@@ -296,6 +301,13 @@ int main(int argc, char **argv)
   if (opt.ext_symtab) core_read_external_symtab(&core, &syms, opt.ext_symtab);
   else core_create_function_syms(&core, &map, &syms);
   if (opt.line && !opt.ext_symtab) line_add_syms(&core, &syms);
+  int nfiles = argc - optind;
+  char *deflt[] = { (char *)"gmon.out" };
+  char **files = nfiles ? argv + optind : deflt;
+  if (!nfiles) nfiles = 1;
+  /* --objects: other objects' symbols after the program's */
+  Objects objs = { 0, 0 };
+  if (opt.objects) objects_load(&objs, &syms, files, nfiles);
   sym_id_parse(&specs, &syms);
   DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
 
@@ -310,10 +322,6 @@ int main(int argc, char **argv)
   cx.build_id = core_build_id(&core, build_id, sizeof build_id) ? build_id : NULL;
   cx.code = (const vma_t (*)[2])code;
   cx.ncode = core_code_ranges(&core, code, 64);
-  int nfiles = argc - optind;
-  char *deflt[] = { (char *)"gmon.out" };
-  char **files = nfiles ? argv + optind : deflt;
-  if (!nfiles) nfiles = 1;
   if (opt.file_format == FF_PROF)
     fatal("%s: sorry, file format `prof' is not yet supported\n", o->whoami);
   for (int i = 0; i < nfiles; i++) gmon_out_read(&prof, &cx, files[i]);
@@ -323,17 +331,17 @@ int main(int argc, char **argv)
   if ((opt.line || (style & STYLE_SUM)) && prof.have_bb) bb_assign(&prof.bb, &syms);
   if (style & STYLE_SUM) gmon_out_write(&prof, &syms, "gmon.sum");
 
-  /* the analysis */
+  /* the analysis (-c scans the program's histogram range only) */
+  vma_t cg_lo = 0, cg_hi = 0;
+  hist_range(&prof.hist, &cg_lo, &cg_hi);
+  if (objs.n && objects_read_hist(&objs, &prof.hist, core.addr_size, core.big_endian)) prof.have_hist = 1;
   if (prof.have_hist) hist_assign_samples(&prof.hist, &syms);
+  if (objs.n) objects_settle(&objs, &syms);
   /* peak memory: no report reads them (--callgrind maps them to lines) */
   if (!opt.line && !exports.callgrind) hist_free_bins(&prof.hist);
   CallGraph *cg = &prof.cg;
   if (prof.have_arcs) {
-    if (opt.static_cg) {
-      vma_t lo = 0, hi = 0;
-      hist_range(&prof.hist, &lo, &hi);
-      core_find_calls(&core, &syms, lo, hi, add_static_arc, cg);
-    }
+    if (opt.static_cg) core_find_calls(&core, &syms, cg_lo, cg_hi, add_static_arc, cg);
     cg_assemble(cg, &syms);
   }
 

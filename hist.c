@@ -79,6 +79,26 @@ void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
   memcpy(h->bins, bins, (size_t)nbins * sizeof *h->bins);
 }
 
+void hist_append_shifted(HistSet *hs, const HistSet *from, vma_t shift)
+{
+  if (!from->nrecs) return;
+  if (hs->nrecs == 0 && !hs->recs) {
+    hs->hz = from->hz;
+    memcpy(hs->dimen, from->dimen, sizeof hs->dimen);
+    hs->dimen_abbrev = from->dimen_abbrev;
+  }
+  hs->recs = xrealloc(hs->recs, (hs->nrecs + from->nrecs) * sizeof *hs->recs);
+  for (size_t i = 0; i < from->nrecs; i++) {
+    const Hist *f = &from->recs[i];
+    Hist *h = &hs->recs[hs->nrecs++];
+    h->lowpc = f->lowpc + shift;
+    h->highpc = f->highpc + shift;
+    h->nbins = f->nbins;
+    h->bins = xmalloc((size_t)f->nbins * sizeof *h->bins + 1);
+    memcpy(h->bins, f->bins, (size_t)f->nbins * sizeof *h->bins);
+  }
+}
+
 void hist_range(const HistSet *hs, vma_t *lowpc, vma_t *highpc)
 {
   *lowpc = *highpc = 0;
@@ -106,7 +126,7 @@ static void assign_rec(HistSet *hs, const Hist *h, SymTab *tab)
 {
   double scale = rec_scale(h->lowpc, h->highpc, h->nbins);
   vma_t lo_u = h->lowpc / UNIT;
-  size_t j = 0;
+  size_t j = 0, last = symtab_own_len(tab) - 1;
   int placed = 0;
   for (uint32_t i = 0; i < h->nbins; i++) {
     uint64_t count = h->bins[i];
@@ -130,9 +150,11 @@ static void assign_rec(HistSet *hs, const Hist *h, SymTab *tab)
     for (; j < tab->len; j++) {
       Sym *s = &tab->base[j];
       vma_t s_lo = s->addr / UNIT;
-      vma_t s_hi = (j + 1 < tab->len) ? tab->base[j + 1].addr / UNIT
-                                        : (tab->last_hist_end ? tab->last_hist_end
-                                           : s->end_addr + 1) / UNIT;
+      /* the program's last symbol ends by its rule, other objects' last
+         (a gap symbol at their text's end) at its own address */
+      vma_t s_hi = (j != last && j + 1 < tab->len) ? tab->base[j + 1].addr / UNIT
+                   : (j == last && tab->last_hist_end ? tab->last_hist_end
+                      : s->end_addr + 1) / UNIT;
       if (bin_hi < s_lo) break;
       if (s_hi <= bin_lo) continue;
       vma_t ov_lo = bin_lo > s_lo ? bin_lo : s_lo;

@@ -43,6 +43,10 @@ void hist_free_bins(HistSet *hs);
 void hist_add(HistSet *hs, vma_t lowpc, vma_t highpc, uint32_t nbins,
               uint32_t rate, const char *dimen, char abbrev,
               const uint64_t *bins);
+/* --objects: appends FROM's records to HS with their ranges raised by
+   SHIFT, unchecked (they lie apart from HS's; each is credited with its
+   own scale).  HS without records takes FROM's rate and dimension. */
+void hist_append_shifted(HistSet *hs, const HistSet *from, vma_t shift);
 /* Credits every bin to the symbols of TAB it overlaps (Sym.hist_time). */
 void hist_assign_samples(HistSet *hs, SymTab *tab);
 void hist_free(HistSet *hs);

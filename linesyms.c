@@ -137,7 +137,7 @@ static vma_t *query_points(Core *core, vma_t lo, vma_t hi, size_t *np)
   if (!ok) { free(a.v); return NULL; }
   addr_push(&a, lo);
   size_t m = 0;
-  qsort(a.v, a.n, sizeof *a.v, cmp_vma);
+  if (a.n) qsort(a.v, a.n, sizeof *a.v, cmp_vma);
   for (size_t i = 0; i < a.n; i++)
     if (a.v[i] >= lo && a.v[i] < hi && (!m || a.v[m - 1] != a.v[i])) a.v[m++] = a.v[i];
   *np = m;

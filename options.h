@@ -23,6 +23,7 @@ typedef struct {
   int width;
   int file_format;              /* FF_AUTO ... */
   int debug;                    /* DBG_* bits */
+  int objects;                  /* --objects: other objects' profiles too */
   const char *whoami;           /* argv[0], which messages start with */
 } Options;
 

@@ -105,6 +105,7 @@ Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr)
 {
   size_t lo = 0, hi = tab->len;
   if (!hi || addr < tab->addrs[0]) return NULL;
+  if (tab->nmain && addr > tab->lookup_top) return NULL;   /* objects.c */
   if (!tab->bucket) build_buckets((SymTab *)tab);
   vma_t off = (addr - tab->addrs[0]) >> tab->shift;
   /* (not off + 1 < nbuckets: an address near 2^64 above the first

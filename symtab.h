@@ -103,7 +103,20 @@ typedef struct {
   /* the table allocated its names (-S): symtab_finalize frees the names of
      the symbols it drops, so whoever frees the table frees every name */
   int owns_names;
+  /* --objects (objects.c): the first NMAIN symbols are the program's, the
+     rest other objects' at synthetic addresses; look-ups answer NULL above
+     LOOKUP_TOP (the program's last symbol's end), and the last-symbol
+     rules above apply to symbol NMAIN - 1.  0: no objects. */
+  size_t nmain;
+  vma_t lookup_top;
 } SymTab;
+
+/* How many of TAB's symbols are the program's (the last-symbol rules
+   apply to the last of them). */
+static inline size_t symtab_own_len(const SymTab *tab)
+{
+  return tab->nmain ? tab->nmain : tab->len;
+}
 
 void sym_init(Sym *s);
 void symtab_finalize(SymTab *tab);

@@ -231,3 +231,50 @@ say $? "LIBPROF_OBJECTS=1: libwork.so ${t_lib}s (GNU gprof on its file), dlopen'
 "$G" -b -p libplug.so gmon.out.objects/$wf > /dev/null 2> other.err
 [ ! -s own.err ] && grep -q "does not match libplug.so" other.err
 say $? "an object's file carries its build-id: silent with its object, a warning with another"
+# --objects: one report over the program and its objects; each library's
+# seconds as GNU gprof gives them on its own file, the total every file's
+col() { awk -v f="$2" 'substr($0, 55) == f {print $3}' "$1"; }   # self seconds of a row
+"$G" -b -p --objects objects gmon.out > all.txt 2> all.err
+tot=$(echo "$total" | awk '{printf "%.2f", $1}')
+last=$(awk 'NF >= 4 && $1 ~ /^[0-9.]+$/ {c = $2} END {print c}' all.txt)
+libc_rows=$(grep -c '\[libc\.so\.6\]$' all.txt)
+[ ! -s all.err ] && [ "$(col all.txt 'lib_work [libwork.so]')" = "$t_lib" ] \
+  && [ "$(col all.txt 'plug_work [libplug.so]')" = "$t_plug" ] && [ "$last" = "$tot" ] \
+  && [ "$libc_rows" -gt 0 ] && [ -n "$(col all.txt app_work)" ]
+say $? "--objects: lib_work [libwork.so] ${t_lib}s, plug_work [libplug.so] ${t_plug}s (as GNU gprof on each file), $libc_rows libc row(s), total ${last}s = all files' ${tot}s"
+# without --objects the directory is not read: the same bytes as without it
+# (and as GNU gprof where installed)
+"$G" objects gmon.out > with.txt 2>&1
+mv gmon.out.objects hidden.objects; "$G" objects gmon.out > without.txt 2>&1; mv hidden.objects gmon.out.objects
+ok=0; cmp -s with.txt without.txt || ok=1
+if [ -x /usr/bin/gprof ]; then
+  "$G" -b objects gmon.out > with-b.txt 2>&1; /usr/bin/gprof -b objects gmon.out > gnu.txt 2>&1
+  cmp -s with-b.txt gnu.txt || ok=1
+fi
+"$G" -s --objects objects gmon.out && mv gmon.sum objects.sum && "$G" -s objects gmon.out && cmp -s gmon.sum objects.sum || ok=1
+say $ok "without --objects the report ignores gmon.out.objects (same bytes$([ -x /usr/bin/gprof ] && echo '; -b as GNU gprof')); -s --objects writes the program's gmon.sum"
+# stripped objects: libplug.so with .dynsym only (plug_work has a size
+# there; its static inner does not exist: counted as [libplug.so]),
+# libwork.so's symbols from its .gnu_debuglink file; a manifest id that
+# differs from the object's: the object left out with one warning
+mkdir st; cp -r gmon.out gmon.out.objects objects st/
+cp libplug.so libwork.so st/
+( cd st && strip libplug.so && objcopy --only-keep-debug libwork.so libwork.so.debug && strip libwork.so \
+  && objcopy --add-gnu-debuglink=libwork.so.debug libwork.so ) || echo "FAIL strip"
+sed "s# $w/lib# $w/st/lib#" gmon.out.objects/manifest > st/gmon.out.objects/manifest
+( cd st && "$G" -b -p --objects objects gmon.out ) > st.txt 2> st.err
+pl=$(grep -c '\[libplug\.so\]$' all.txt); inner=$(col all.txt 'inner [libplug.so]')
+[ ! -s st.err ] && [ "$(col st.txt 'lib_work [libwork.so]')" = "$t_lib" ] \
+  && [ "$(col st.txt 'plug_work [libplug.so]')" = "$t_plug" ] && ! grep -q '^.*inner \[libplug\.so\]$' st.txt \
+  && [ "$(col st.txt '[libplug.so]')" = "$inner" ] \
+  && [ "$(awk 'NF >= 4 && $1 ~ /^[0-9.]+$/ {c = $2} END {print c}' st.txt)" = "$tot" ]
+say $? "--objects on stripped objects: plug_work from .dynsym, inner's ${inner:-0}s under [libplug.so], lib_work through .gnu_debuglink; same total"
+awk -v w="$w/st/libwork.so" -v p="$w/st/libplug.so" '$6 == w {$2 = "00" substr($2, 3)} $6 == p {$6 = p ".gone"} {print}' \
+  st/gmon.out.objects/manifest > m.tmp
+mv m.tmp st/gmon.out.objects/manifest
+( cd st && "$G" -b -p --objects objects gmon.out ) > bad.txt 2> bad.err
+plug_all=$(awk '$NF == "[libplug.so.gone]" {print $3}' bad.txt)
+[ "$(wc -l < bad.err)" = 2 ] && grep -q "libwork.so: build-id differs" bad.err && ! grep -q 'libwork\.so\]$' bad.txt \
+  && grep -q "libplug.so.gone: cannot read it" bad.err \
+  && [ "$plug_all" = "$(python3 "$here/hist.py" gmon.out.objects/$pf | awk '{printf "%.2f", $4}')" ]
+say $? "--objects: an object whose build-id is not the manifest's is left out, one that cannot be read counted whole ([libplug.so.gone] ${plug_all}s), a warning each"

@@ -1,0 +1,546 @@
+/* objects.c -- --objects: other objects' profiles (libprof's
+ * PROFILE.objects/) in the one report.  doc/DESIGN.md, "Other objects". */
+#define PACKAGE "gprof"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <libiberty/demangle.h>
+#include "options.h"
+#include "core.h"
+#include "objects.h"
+#include "gmon_io.h"
+#include "gmon_out.h"
+#include "sym_ids.h"
+
+#define OBJ_SPAN ((vma_t)1 << 40)     /* each object's synthetic range */
+#define ID_MAX 64
+
+struct Obj {
+  char *path;                   /* the object, as the manifest names it */
+  char *gap;                    /* "[name]": its gap symbols' name */
+  char *suffix;                 /* " [name]" */
+  unsigned char id[ID_MAX];     /* build-id from the manifest */
+  size_t idlen;                 /* 0: none ("-") */
+  vma_t text_lo, text_hi;       /* link-time */
+  vma_t base;                   /* added to its addresses */
+  bfd *abfd;
+  char **files;                 /* its profile files */
+  size_t nfiles;
+};
+
+/* ---- the manifest ---- */
+
+static int hexval(int c)
+{
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* HEX ("-" for none) into ID; -1 when malformed. */
+static long parse_id(const char *hex, unsigned char *id)
+{
+  if (!strcmp(hex, "-")) return 0;
+  size_t n = strlen(hex);
+  if (n == 0 || n % 2 || n / 2 > ID_MAX) return -1;
+  for (size_t i = 0; i < n / 2; i++) {
+    int h = hexval(hex[2 * i]), l = hexval(hex[2 * i + 1]);
+    if (h < 0 || l < 0) return -1;
+    id[i] = (unsigned char)(h << 4 | l);
+  }
+  return (long)(n / 2);
+}
+
+static Obj *find_obj(Objects *o, const char *path, const unsigned char *id, size_t idlen)
+{
+  for (size_t i = 0; i < o->n; i++)
+    if (!strcmp(o->v[i].path, path) && o->v[i].idlen == idlen && !memcmp(o->v[i].id, id, idlen))
+      return &o->v[i];
+  return NULL;
+}
+
+/* The object's own build-id matches the manifest's; else warns. */
+static int id_matches(const Obj *ob, const char *manifest)
+{
+  Core c;
+  unsigned char got[ID_MAX];
+  memset(&c, 0, sizeof c);
+  c.abfd = ob->abfd;
+  int has = core_build_id(&c, got, sizeof got);
+  if (!ob->idlen) return 1;     /* the manifest names none: nothing to check */
+  int same = has && !memcmp(got, ob->id, ob->idlen);
+  for (size_t i = ob->idlen; same && i < sizeof got; i++) same = got[i] == 0;
+  if (!same)
+    warn_msg("%s: warning: %s: build-id differs from %s's (rebuilt or replaced since the "
+             "run?): its samples are left out\n", opt.whoami, ob->path, manifest);
+  return same;
+}
+
+static bfd *open_object(const char *path)
+{
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
+  bfd *abfd = bfd_openr(path, NULL);
+  if (!abfd) return NULL;
+  if (!bfd_check_format(abfd, bfd_object)) {
+    bfd_close(abfd);
+    return NULL;
+  }
+  return abfd;
+}
+
+/* One manifest: its objects join O (new ones opened and checked), each
+   with its file. */
+static void read_manifest(Objects *o, const char *profile)
+{
+  size_t dl = strlen(profile) + sizeof ".objects";
+  char *dir = xmalloc(dl);
+  snprintf(dir, dl, "%s.objects", profile);
+  char *man = xmalloc(dl + sizeof "/manifest");
+  snprintf(man, dl + sizeof "/manifest", "%s/manifest", dir);
+  FILE *f = fopen(man, "r");
+  if (!f) {
+    warn_msg("%s: warning: %s: %s\n", opt.whoami, man, strerror(errno));
+    goto out;
+  }
+  char line[8192];
+  if (!fgets(line, sizeof line, f) || strcmp(line, "libprof-objects 1\n")) {
+    warn_msg("%s: warning: %s: not a libprof-objects 1 manifest\n", opt.whoami, man);
+    fclose(f);
+    goto out;
+  }
+  while (fgets(line, sizeof line, f)) {
+    size_t len = strlen(line);
+    if (len && line[len - 1] == '\n') line[--len] = 0;
+    if (!len || line[0] == '#') continue;
+    char file[4096], hex[2 * ID_MAX + 2];
+    unsigned long long base, lo, hi;
+    int pos = 0;
+    unsigned char id[ID_MAX];
+    long idlen;
+    if (sscanf(line, "%4095s %129s %llx %llx %llx %n", file, hex, &base, &lo, &hi, &pos) < 5
+        || !pos || !line[pos] || strchr(file, '/') || (idlen = parse_id(hex, id)) < 0
+        || hi < lo || hi - lo >= OBJ_SPAN || lo >= OBJ_SPAN) {
+      warn_msg("%s: warning: %s: line not understood: %s\n", opt.whoami, man, line);
+      continue;
+    }
+    const char *path = line + pos;
+    Obj *ob = find_obj(o, path, id, (size_t)idlen);
+    if (!ob) {
+      /* an object with no file (the vdso: a name without '/') or one that
+         cannot be read: its time goes to the object as a whole */
+      bfd *abfd = open_object(path);
+      if (!abfd && strchr(path, '/'))
+        warn_msg("%s: warning: %s: cannot read it: its time is counted for the object as a "
+                 "whole\n", opt.whoami, path);
+      o->v = xrealloc(o->v, (o->n + 1) * sizeof *o->v);
+      ob = &o->v[o->n];
+      memset(ob, 0, sizeof *ob);
+      ob->path = xstrdup(path);
+      ob->abfd = abfd;
+      memcpy(ob->id, id, (size_t)idlen);
+      ob->idlen = (size_t)idlen;
+      ob->text_lo = lo;
+      ob->text_hi = hi;
+      if (abfd && !id_matches(ob, man)) {
+        bfd_close(abfd);
+        free(ob->path);
+        continue;
+      }
+      const char *b = strrchr(path, '/');
+      b = b ? b + 1 : path;
+      size_t bl = strlen(b) + 4;
+      ob->gap = xmalloc(bl);
+      snprintf(ob->gap, bl, "[%s]", b);
+      ob->suffix = xmalloc(bl + 1);
+      snprintf(ob->suffix, bl + 1, " [%s]", b);
+      o->n++;
+    }
+    ob->files = xrealloc(ob->files, (ob->nfiles + 1) * sizeof *ob->files);
+    size_t fl = strlen(dir) + strlen(file) + 2;
+    ob->files[ob->nfiles] = xmalloc(fl);
+    snprintf(ob->files[ob->nfiles++], fl, "%s/%s", dir, file);
+  }
+  fclose(f);
+out:
+  free(man);
+  free(dir);
+}
+
+/* ---- ELF symbol tables (read directly: BFD's asymbol has no size) ---- */
+
+typedef struct {
+  unsigned char *d;
+  size_t n;
+  int is64, msb;
+} Elf;
+
+static uint64_t get(const Elf *e, size_t off, int bytes)
+{
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; i++) {
+    unsigned b = e->d[off + (e->msb ? (size_t)i : (size_t)(bytes - 1 - i))];
+    v = v << 8 | b;
+  }
+  return v;
+}
+
+static int elf_load(Elf *e, const char *path)
+{
+  memset(e, 0, sizeof *e);
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT
+      || (unsigned long long)st.st_size > (1ull << 32)) {
+    fclose(f);
+    return 0;
+  }
+  e->n = (size_t)st.st_size;
+  e->d = xmalloc(e->n);
+  int ok = fread(e->d, 1, e->n, f) == e->n;
+  fclose(f);
+  if (ok && !memcmp(e->d, ELFMAG, SELFMAG) && (e->d[EI_CLASS] == ELFCLASS32 || e->d[EI_CLASS] == ELFCLASS64)
+      && (e->d[EI_DATA] == ELFDATA2LSB || e->d[EI_DATA] == ELFDATA2MSB)) {
+    e->is64 = e->d[EI_CLASS] == ELFCLASS64;
+    e->msb = e->d[EI_DATA] == ELFDATA2MSB;
+    if (e->n >= (e->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr))) return 1;
+  }
+  free(e->d);
+  e->d = NULL;
+  return 0;
+}
+
+typedef struct {
+  vma_t addr, size;
+  const char *name;             /* inside the Elf's bytes */
+  int local;
+  size_t seq;                   /* place in the symbol table */
+} FSym;
+
+typedef struct {
+  FSym *v;
+  size_t n, cap;
+} FSymV;
+
+/* A section header's fields. */
+typedef struct { uint32_t type, link; uint64_t off, size, entsize; } Shdr;
+
+static int shdr(const Elf *e, unsigned i, Shdr *s)
+{
+  uint64_t shoff = get(e, e->is64 ? 0x28 : 0x20, e->is64 ? 8 : 4);
+  unsigned entsz = (unsigned)get(e, e->is64 ? 0x3a : 0x2e, 2);
+  unsigned shnum = (unsigned)get(e, e->is64 ? 0x3c : 0x30, 2);
+  unsigned need = e->is64 ? 64 : 40;
+  if (i >= shnum || entsz < need || shoff > e->n || (uint64_t)(i + 1) * entsz > e->n - shoff) return 0;
+  size_t o = (size_t)shoff + (size_t)i * entsz;
+  s->type = (uint32_t)get(e, o + 4, 4);
+  s->link = (uint32_t)get(e, o + (e->is64 ? 0x28 : 0x18), 4);
+  s->off = get(e, o + (e->is64 ? 0x18 : 0x10), e->is64 ? 8 : 4);
+  s->size = get(e, o + (e->is64 ? 0x20 : 0x14), e->is64 ? 8 : 4);
+  s->entsize = get(e, o + (e->is64 ? 0x38 : 0x24), e->is64 ? 8 : 4);
+  return s->off <= e->n && s->size <= e->n - s->off;
+}
+
+/* The functions of E's symbol table of TYPE (SHT_SYMTAB or SHT_DYNSYM)
+   inside [LO, HI): defined STT_FUNC and STT_GNU_IFUNC symbols. */
+static void elf_funcs(const Elf *e, uint32_t type, vma_t lo, vma_t hi, FSymV *out)
+{
+  unsigned shnum = (unsigned)get(e, e->is64 ? 0x3c : 0x30, 2);
+  for (unsigned i = 0; i < shnum; i++) {
+    Shdr s, str;
+    if (!shdr(e, i, &s) || s.type != type || !shdr(e, s.link, &str) || str.type != SHT_STRTAB)
+      continue;
+    unsigned esz = e->is64 ? 24 : 16;
+    for (uint64_t k = 1; (k + 1) * esz <= s.size; k++) {
+      size_t o = (size_t)(s.off + k * esz);
+      uint32_t name = (uint32_t)get(e, o, 4);
+      unsigned info = e->d[o + (e->is64 ? 4 : 12)];
+      unsigned shndx = (unsigned)get(e, o + (e->is64 ? 6 : 14), 2);
+      uint64_t value = get(e, o + (e->is64 ? 8 : 4), e->is64 ? 8 : 4);
+      uint64_t size = get(e, o + (e->is64 ? 16 : 8), e->is64 ? 8 : 4);
+      unsigned t = ELF64_ST_TYPE(info), bind = ELF64_ST_BIND(info);
+      if ((t != STT_FUNC && t != STT_GNU_IFUNC) || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE
+          || !value || value < lo || value >= hi || name >= str.size)
+        continue;
+      const char *nm = (const char *)e->d + str.off + name;
+      if (!*nm || !memchr(nm, 0, (size_t)(str.size - name))) continue;
+      if (out->n == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 256;
+        out->v = xrealloc(out->v, out->cap * sizeof *out->v);
+      }
+      /* a size running past the text is cut there */
+      out->v[out->n] = (FSym){ value, size > hi - value ? hi - value : size, nm, bind == STB_LOCAL,
+                               out->n };
+      out->n++;
+    }
+  }
+}
+
+/* The separate debug file of OB with its build-id, if any: by build-id
+   under /usr/lib/debug/.build-id, else .gnu_debuglink's name beside the
+   object, in its .debug/, or under /usr/lib/debug + its directory. */
+static int debug_file(const Obj *ob, Elf *e)
+{
+  Core c;
+  unsigned char id[ID_MAX];
+  memset(&c, 0, sizeof c);
+  c.abfd = ob->abfd;
+  size_t idlen = 0;
+  if (!ob->abfd) return 0;
+  if (core_build_id(&c, id, sizeof id))
+    for (idlen = sizeof id; idlen > 0 && !id[idlen - 1]; idlen--) {}
+  char cand[4][4096];
+  int nc = 0;
+  if (idlen >= 2) {
+    int p = snprintf(cand[nc], sizeof cand[nc], "/usr/lib/debug/.build-id/%02x/", id[0]);
+    for (size_t i = 1; i < idlen && p < 4000; i++) p += snprintf(cand[nc] + p, sizeof cand[nc] - (size_t)p, "%02x", id[i]);
+    snprintf(cand[nc] + p, sizeof cand[nc] - (size_t)p, ".debug");
+    nc++;
+  }
+  asection *sec = bfd_get_section_by_name(ob->abfd, ".gnu_debuglink");
+  if (sec && bfd_section_size(sec) > 4 && bfd_section_size(sec) < 2048) {
+    char link[2048];
+    size_t sz = bfd_section_size(sec);
+    if (bfd_get_section_contents(ob->abfd, sec, link, 0, sz) && memchr(link, 0, sz)
+        && !strchr(link, '/')) {
+      char dir[2048];
+      snprintf(dir, sizeof dir, "%s", ob->path);
+      char *sl = strrchr(dir, '/');
+      if (sl) *sl = 0; else strcpy(dir, ".");
+      snprintf(cand[nc++], sizeof cand[0], "%s/%s", dir, link);
+      snprintf(cand[nc++], sizeof cand[0], "%s/.debug/%s", dir, link);
+      snprintf(cand[nc++], sizeof cand[0], "/usr/lib/debug/%s/%s", dir, link);
+    }
+  }
+  for (int i = 0; i < nc; i++) {
+    if (!strcmp(cand[i], ob->path)) continue;
+    bfd *d = open_object(cand[i]);
+    if (!d) continue;
+    unsigned char did[ID_MAX];
+    Core dc;
+    memset(&dc, 0, sizeof dc);
+    dc.abfd = d;
+    int same = !idlen || (core_build_id(&dc, did, sizeof did) && !memcmp(did, id, sizeof id));
+    bfd_close(d);
+    if (same && elf_load(e, cand[i])) {
+      DBG(DBG_SYMTAB, "objects: %s: symbols from %s\n", ob->path, cand[i]);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int fsym_cmp(const void *a, const void *b)
+{
+  const FSym *x = a, *y = b;
+  if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;    /* table order: qsort is not stable */
+}
+
+/* OB's functions and gap symbols, at its addresses plus ob->base,
+   finalized as a table of their own, in T. */
+static void object_syms(const Obj *ob, SymTab *t)
+{
+  Elf e, dbg;
+  FSymV fv = { 0, 0, 0 };
+  memset(&e, 0, sizeof e);
+  memset(&dbg, 0, sizeof dbg);
+  int have = ob->abfd && elf_load(&e, ob->path);
+  const char *from = "none";
+  if (have) elf_funcs(&e, SHT_SYMTAB, ob->text_lo, ob->text_hi, &fv);
+  if (fv.n) from = ".symtab";
+  if (!fv.n && debug_file(ob, &dbg)) {
+    elf_funcs(&dbg, SHT_SYMTAB, ob->text_lo, ob->text_hi, &fv);
+    if (fv.n) from = "debug file";
+  }
+  if (!fv.n && have) {
+    elf_funcs(&e, SHT_DYNSYM, ob->text_lo, ob->text_hi, &fv);
+    if (fv.n) from = ".dynsym";
+  }
+  DBG(DBG_SYMTAB, "objects: %s: %zu functions from %s\n", ob->path, fv.n, from);
+  /* by address, ties in table order (symtab_finalize keeps the earlier
+     of equals) */
+  if (fv.n) qsort(fv.v, fv.n, sizeof *fv.v, fsym_cmp);
+  size_t cap = 2 * fv.n + 2;
+  t->base = xmalloc(cap * sizeof *t->base);
+  t->len = 0;
+  vma_t covered = ob->text_lo;  /* where the functions so far reach */
+  for (size_t i = 0; i <= fv.n; i++) {
+    vma_t at = i < fv.n ? fv.v[i].addr : ob->text_hi;
+    if (at > covered) {         /* nothing known from COVERED to AT */
+      Sym *g = &t->base[t->len++];
+      sym_init(g);
+      g->addr = covered + ob->base;
+      g->name = ob->gap;
+      g->is_static = 1;
+      g->file_done = 1;
+      g->bfd_seq = (unsigned)t->len;
+    }
+    if (i == fv.n) break;
+    const FSym *f = &fv.v[i];
+    vma_t end = f->addr + f->size;
+    if (!f->size) {             /* no size: up to the next symbol */
+      size_t k = i + 1;
+      while (k < fv.n && fv.v[k].addr == f->addr) k++;
+      end = k < fv.n ? fv.v[k].addr : ob->text_hi;
+    }
+    if (end > covered) covered = end;
+    if (f->addr > covered) covered = f->addr;
+    Sym *s = &t->base[t->len++];
+    sym_init(s);
+    s->addr = f->addr + ob->base;
+    size_t nl = strlen(f->name) + strlen(ob->suffix) + 1;
+    char *n = xmalloc(nl);
+    snprintf(n, nl, "%s%s", f->name, ob->suffix);
+    s->name = n;
+    s->is_func = 1;
+    s->is_static = f->local;
+    s->file_done = 1;
+    s->bfd_seq = (unsigned)t->len;
+    if (opt.demangle) {
+      char *d = cplus_demangle(f->name, DMGL_PARAMS | DMGL_ANSI);
+      if (d) {
+        size_t dl = strlen(d) + strlen(ob->suffix) + 1;
+        char *q = xmalloc(dl);
+        snprintf(q, dl, "%s%s", d, ob->suffix);
+        free(d);
+        s->dname = q;
+      }
+    }
+  }
+  /* the end of the text: the object's last symbol, its own address only */
+  Sym *g = &t->base[t->len++];
+  sym_init(g);
+  g->addr = ob->text_hi + ob->base;
+  g->name = ob->gap;
+  g->is_static = 1;
+  g->file_done = 1;
+  g->bfd_seq = (unsigned)t->len;
+  /* names at one address: symtab_finalize keeps one (sym_prefer); the
+     others' names are not freed (a few bytes) */
+  symtab_finalize(t);
+  free(fv.v);
+  free(e.d);
+  free(dbg.d);
+}
+
+void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles)
+{
+  memset(o, 0, sizeof *o);
+  if (!tab->len) return;        /* (GNU's "no symbols" came first) */
+  for (int i = 0; i < nfiles; i++) read_manifest(o, files[i]);
+  if (!o->n) return;
+  /* above every symbol of the program, a range of 2^40 each */
+  vma_t top = tab->len ? tab->base[tab->len - 1].end_addr : 0;
+  vma_t base = (top / OBJ_SPAN + 1) * OBJ_SPAN;
+  SymTab *parts = xcalloc(o->n, sizeof *parts);
+  size_t total = tab->len;
+  for (size_t k = 0; k < o->n; k++) {
+    o->v[k].base = base + k * OBJ_SPAN;
+    object_syms(&o->v[k], &parts[k]);
+    total += parts[k].len;
+  }
+  /* the program's symbols, then each object's, in one aligned block */
+  Sym *nb = xmalloc_huge((total + 1) * sizeof *nb);
+  size_t n = tab->len;
+  if (n) memcpy(nb, tab->base, n * sizeof *nb);
+  for (size_t k = 0; k < o->n; k++) {
+    memcpy(nb + n, parts[k].base, parts[k].len * sizeof *nb);
+    n += parts[k].len;
+    free(parts[k].base);
+    free(parts[k].addrs);
+    free(parts[k].bucket);
+  }
+  free(parts);
+  free(tab->base);
+  tab->base = nb;
+  tab->nmain = tab->len;
+  tab->lookup_top = nb[tab->len - 1].end_addr;
+  tab->len = n;
+  free(tab->addrs);
+  tab->addrs = xmalloc((n + 1) * sizeof *tab->addrs);
+  for (size_t i = 0; i < n; i++) {
+    tab->addrs[i] = nb[i].addr;
+    nb[i].cyc_head = &nb[i];
+  }
+  free(tab->bucket);
+  tab->bucket = NULL;
+}
+
+int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
+{
+  int added = 0;
+  SymTab none;
+  SymSpecs specs;
+  memset(&none, 0, sizeof none);
+  sym_id_init(&specs);
+  for (size_t k = 0; k < o->n; k++) {
+    Obj *ob = &o->v[k];
+    Profile p;
+    Core c;
+    memset(&c, 0, sizeof c);
+    c.abfd = ob->abfd;
+    unsigned char id[GMON_BUILD_ID_LEN];
+    vma_t code[64][2];
+    GmonContext cx = { .syms = &none, .specs = &specs, .object = ob->path };
+    if (ob->abfd) {             /* its own layout, and what check_origin checks */
+      int size = bfd_arch_bits_per_address(ob->abfd) / 8;
+      gmon_init(&p, size == 4 ? 4 : 8, bfd_big_endian(ob->abfd));
+      cx.build_id = core_build_id(&c, id, sizeof id) ? id : NULL;
+      cx.code = (const vma_t (*)[2])code;
+      cx.ncode = core_code_ranges(&c, code, 64);
+    } else {                    /* the program's (same process) */
+      gmon_init(&p, addr_size, big_endian);
+    }
+    for (size_t i = 0; i < ob->nfiles; i++) gmon_out_read(&p, &cx, ob->files[i]);
+    gmon_finish(&p);
+    if (p.have_hist && p.hist.nrecs) {
+      hist_append_shifted(hs, &p.hist, ob->base);
+      added = 1;
+    }
+    gmon_free(&p);
+  }
+  return added;
+}
+
+void objects_settle(Objects *o, SymTab *tab)
+{
+  if (!o->n) return;
+  Sym **first = xcalloc(o->n, sizeof *first);
+  size_t out = tab->nmain, k = 0;
+  for (size_t i = tab->nmain; i < tab->len; i++) {
+    Sym *s = &tab->base[i];
+    while (k + 1 < o->n && s->addr >= o->v[k + 1].base) k++;
+    if (s->name == o->v[k].gap) {
+      if (first[k]) {           /* one row per object: the first */
+        first[k]->hist_time += s->hist_time;
+        continue;
+      }
+      if (&tab->base[out] != s) tab->base[out] = *s;
+      first[k] = &tab->base[out];
+      tab->base[out].cyc_head = &tab->base[out];
+      out++;
+      continue;
+    }
+    if (&tab->base[out] != s) {
+      tab->base[out] = *s;
+      tab->base[out].cyc_head = &tab->base[out];
+    }
+    out++;
+  }
+  free(first);
+  tab->len = out;
+  for (size_t i = tab->nmain; i < out; i++) {
+    tab->addrs[i] = tab->base[i].addr;
+    tab->base[i].end_addr = i + 1 < out ? tab->base[i + 1].addr - 1 : tab->base[i].addr;
+  }
+  free(tab->bucket);
+  tab->bucket = NULL;
+}

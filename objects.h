@@ -1,0 +1,31 @@
+/* objects.h -- --objects: the profiles libprof writes for the process's
+ * other objects (PROFILE.objects/manifest), read into the one report.
+ *
+ * Each object's functions are appended to the program's SymTab at a
+ * synthetic address range of its own, named "name [object]", with a gap
+ * symbol "[object]" wherever no function is; its histogram records are
+ * appended to the program's HistSet shifted likewise.  See doc/DESIGN.md,
+ * "Other objects". */
+#ifndef OBJECTS_H
+#define OBJECTS_H
+#include "hist.h"
+
+typedef struct Obj Obj;
+typedef struct {
+  Obj *v;
+  size_t n;
+} Objects;
+
+/* Reads the manifests beside FILES[0..NFILES), opens each object (a bad
+   one: a warning line, left out) and appends its symbols to TAB.  Before
+   sym_id_parse and before any profile file is read. */
+void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles);
+/* Reads each object's profile files and appends their histogram records
+   to HS (after the program's own files and -s); an object without a file
+   is read in the program's layout (ADDR_SIZE, BIG_ENDIAN).  Returns
+   whether any record was added. */
+int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian);
+/* After hist_assign_samples: each object's gap symbols become one row
+   (the first), the others leave the table's tail. */
+void objects_settle(Objects *o, SymTab *tab);
+#endif
