@@ -8,7 +8,34 @@
 #include "export_callgrind.h"
 #include "export_json.h"
 
-enum { EXPORT_DOT, EXPORT_CALLGRIND, EXPORT_JSON, EXPORT_KINDS };
+static void write_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  export_dot(f, in, eo);
+}
+
+static void write_callgrind(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_callgrind(f, in);
+}
+
+static void write_json(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_json(f, in);
+}
+
+/* The exports, in the order they are opened and written. */
+const ExportKind export_kinds[] = {
+  { "dot", "gprof.dot", write_dot, 1, 0 },
+  /* callgrind maps samples to lines and keeps the call sites */
+  { "callgrind", "callgrind.out.gprof", write_callgrind, 1,
+    EXPORT_NEEDS_ARC_RECS | EXPORT_NEEDS_BINS },
+  { "json", "gprof.json", write_json, 1, 0 },
+};
+#define EXPORT_KINDS ((int)(sizeof export_kinds / sizeof export_kinds[0]))
+const int export_nkinds = EXPORT_KINDS;
+_Static_assert(EXPORT_KINDS <= EXPORT_MAX_KINDS, "raise EXPORT_MAX_KINDS");
 
 void export_options_init(ExportOptions *eo)
 {
@@ -20,21 +47,35 @@ void export_options_init(ExportOptions *eo)
 
 static const char *target(const ExportOptions *eo, int kind)
 {
-  return kind == EXPORT_DOT ? eo->dot : kind == EXPORT_CALLGRIND ? eo->callgrind : eo->json;
+  return eo->target[kind];
+}
+
+int export_any(const ExportOptions *eo)
+{
+  for (int k = 0; k < EXPORT_KINDS; k++)
+    if (target(eo, k)) return 1;
+  return 0;
 }
 
 int export_to_stdout(const ExportOptions *eo)
 {
+  int n = 0;
   for (int k = 0; k < EXPORT_KINDS; k++)
-    if (target(eo, k) && !strcmp(target(eo, k), "-")) return 1;
-  return 0;
+    if (target(eo, k) && !strcmp(target(eo, k), "-")) n++;
+  return n;
+}
+
+unsigned export_needs(const ExportOptions *eo)
+{
+  unsigned needs = 0;
+  for (int k = 0; k < EXPORT_KINDS; k++)
+    if (target(eo, k)) needs |= export_kinds[k].needs;
+  return needs;
 }
 
 static void write_one(int kind, FILE *f, const ExportOptions *eo, const ExportInput *in)
 {
-  if (kind == EXPORT_DOT) export_dot(f, in, eo);
-  else if (kind == EXPORT_CALLGRIND) export_callgrind(f, in);
-  else export_json(f, in);
+  export_kinds[kind].write(f, in, eo);
 }
 
 void export_write_all(const ExportOptions *eo, const ExportInput *in)

@@ -26,7 +26,11 @@
 
 #define GPROF_VERSION "0.1"
 
-static const struct option long_opts[] = {
+/* GNU's long options, then the exports' (--dot[=FILE] ..., from
+   export.c's table, with EXPORT_OPT + row), then our other ones: in
+   this order (getopt's "ambiguous" message lists them so). */
+enum { EXPORT_OPT = 1100 };
+static const struct option gnu_opts[] = {
   { "annotated-source", optional_argument, 0, 'A' },
   { "brief", no_argument, 0, 'b' },
   { "demangle", optional_argument, 0, 1000 },
@@ -63,17 +67,28 @@ static const struct option long_opts[] = {
   { "width", required_argument, 0, 'w' },
   { "all-lines", no_argument, 0, 'x' },
   { "external-symbol-table", required_argument, 0, 'S' },
-  /* the exports: long options only, no GNU short option changes meaning */
-  { "dot", optional_argument, 0, 1010 },
-  { "callgrind", optional_argument, 0, 1011 },
-  { "json", optional_argument, 0, 1012 },
+};
+/* our other long options (the exports' settings, --objects): long
+   only, no GNU short option changes meaning */
+static const struct option our_opts[] = {
   { "node-threshold", required_argument, 0, 1013 },
   { "edge-threshold", required_argument, 0, 1014 },
   { "max-nodes", required_argument, 0, 1015 },
   { "dot-full-names", no_argument, 0, 1016 },
   { "objects", no_argument, 0, 1020 },
-  { 0, 0, 0, 0 }
 };
+#define NOPTS(t) (sizeof t / sizeof t[0])
+
+static const struct option *long_options(void)
+{
+  static struct option all[NOPTS(gnu_opts) + EXPORT_MAX_KINDS + NOPTS(our_opts) + 1];
+  size_t n = NOPTS(gnu_opts);
+  memcpy(all, gnu_opts, sizeof gnu_opts);
+  for (int k = 0; k < export_nkinds; k++)
+    all[n++] = (struct option){ export_kinds[k].name, optional_argument, 0, EXPORT_OPT + k };
+  memcpy(all + n, our_opts, sizeof our_opts);
+  return all;                   /* static: the rest is zero, the end */
+}
 
 /* The usage text as GNU prints it after an option error (stderr, exit
    1); --help (stdout, exit 0) adds the options GNU does not have. */
@@ -185,6 +200,7 @@ static void parse_options(Run *r, int argc, char **argv)
   o->width = 80;
   o->table_length = 10;
   o->min_count = 1;             /* -A: counts below it show as ##### */
+  const struct option *long_opts = long_options();
   while ((c = getopt_long(argc, argv,
              "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
              long_opts, NULL)) != -1) {
@@ -264,9 +280,6 @@ static void parse_options(Run *r, int argc, char **argv)
       break;
     case 1001: o->demangle = 0; break;
     case 1002: o->inline_names = 1; break;
-    case 1010: ex->dot = optarg ? optarg : "gprof.dot"; break;
-    case 1011: ex->callgrind = optarg ? optarg : "callgrind.out.gprof"; break;
-    case 1012: ex->json = optarg ? optarg : "gprof.json"; break;
     case 1013: ex->node_threshold = threshold(optarg); break;
     case 1014: ex->edge_threshold = threshold(optarg); break;
     case 1015: {
@@ -280,7 +293,14 @@ static void parse_options(Run *r, int argc, char **argv)
     case 1016: ex->full_names = 1; break;
     case 1020: o->objects = 1; break;
     case '?': usage(stderr, 1); break;
-    default: break;
+    default:
+      if (c >= EXPORT_OPT && c < EXPORT_OPT + export_nkinds) {
+        const ExportKind *x = &export_kinds[c - EXPORT_OPT];
+        if (optarg && !strcmp(optarg, "-") && !x->to_stdout)
+          fatal("%s: --%s cannot write to standard output\n", opt.whoami, x->name);
+        ex->target[c - EXPORT_OPT] = optarg ? optarg : x->default_file;
+      }
+      break;
     }
   }
   /* GPROF_PATH: more source directories, searched after -I's */
@@ -291,7 +311,7 @@ static void parse_options(Run *r, int argc, char **argv)
   r->nfiles = argc - optind;
   r->files = r->nfiles ? argv + optind : deflt;
   if (!r->nfiles) r->nfiles = 1;
-  o->keep_arcs = ex->callgrind != NULL;         /* its call sites */
+  o->keep_arcs = (export_needs(ex) & EXPORT_NEEDS_ARC_RECS) != 0;
   if ((*style & STYLE_FUNC_ORDER) && (*style & STYLE_FILE_ORDER))
     fatal("%s: Only one of --function-ordering and --file-ordering may be specified.\n",
           o->whoami);
@@ -345,8 +365,8 @@ static void analyse(Run *r)
     prof->have_hist = 1;
   if (prof->have_hist) hist_assign_samples(&prof->hist, &r->syms);
   if (r->objs.n) objects_settle(&r->objs, &r->syms);
-  /* peak memory: no report reads them (--callgrind maps them to lines) */
-  if (!opt.line && !r->exports.callgrind) hist_free_bins(&prof->hist);
+  /* peak memory: no report reads them (an export may) */
+  if (!opt.line && !(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
   if (prof->have_arcs) {
     if (opt.static_cg) core_find_calls(&r->core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
     cg_assemble(&prof->cg, &r->syms);
@@ -383,10 +403,8 @@ static void choose_reports(Run *r)
 static int write_exports(Run *r)
 {
   const ExportOptions *ex = &r->exports;
-  if (!(ex->dot || ex->callgrind || ex->json)) return 0;
-  int nout = (ex->dot && !strcmp(ex->dot, "-")) +
-             (ex->callgrind && !strcmp(ex->callgrind, "-")) +
-             (ex->json && !strcmp(ex->json, "-"));
+  if (!export_any(ex)) return 0;
+  int nout = export_to_stdout(ex);
   if (nout > 1) fatal("%s: only one export may go to standard output\n", opt.whoami);
   const Profile *prof = &r->prof;
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
