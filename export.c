@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export.h"
-#include "options.h"
 #include "export_dot.h"
 #include "export_callgrind.h"
 #include "export_json.h"
@@ -89,7 +88,7 @@ void export_write_all(const ExportOptions *eo, const ExportInput *in)
     if (!path || !strcmp(path, "-")) continue;
     if ((e = atomic_open(&af[k], path)) != 0) {
       for (int j = 0; j < k; j++) if (open[j]) atomic_abort(&af[j]);
-      fatal("%s: %s: %s\n", opt.whoami, path, strerror(e));
+      msg_fatal("%s: %s\n", path, strerror(e));
     }
     open[k] = 1;
   }
@@ -98,7 +97,7 @@ void export_write_all(const ExportOptions *eo, const ExportInput *in)
     if (!path) continue;
     if (!open[k]) {             /* "-": standard output */
       write_one(k, stdout, eo, in);
-      if (fflush(stdout) || ferror(stdout)) fatal("%s: standard output: %s\n", opt.whoami, strerror(errno));
+      if (fflush(stdout) || ferror(stdout)) msg_fatal("standard output: %s\n", strerror(errno));
       continue;
     }
     write_one(k, af[k].f, eo, in);
@@ -108,7 +107,7 @@ void export_write_all(const ExportOptions *eo, const ExportInput *in)
     if ((e = atomic_commit(&af[k])) != 0) {
       open[k] = 0;
       for (int j = k + 1; j < EXPORT_KINDS; j++) if (open[j]) atomic_abort(&af[j]);
-      fatal("%s: %s: %s\n", opt.whoami, target(eo, k), strerror(e));
+      msg_fatal("%s: %s\n", target(eo, k), strerror(e));
     }
   }
 }

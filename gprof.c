@@ -158,7 +158,7 @@ static double threshold(const char *arg)
   char *end;
   double v = strtod(arg, &end);
   if (end == arg || *end || !(v >= 0 && v <= 100))
-    fatal("%s: invalid threshold `%s' (a percentage from 0 to 100)\n", opt.whoami, arg);
+    msg_fatal("invalid threshold `%s' (a percentage from 0 to 100)\n", arg);
   return v;
 }
 
@@ -271,10 +271,8 @@ static void parse_options(Run *r, int argc, char **argv)
       o->demangle = 1;
       if (optarg) {
         enum demangling_styles st = cplus_demangle_name_to_style(optarg);
-        if (st == unknown_demangling) {
-          fprintf(stderr, "%s: unknown demangling style `%s'\n", o->whoami, optarg);
-          exit(1);
-        }
+        if (st == unknown_demangling)   /* stdout is still empty */
+          msg_fatal("unknown demangling style `%s'\n", optarg);
         cplus_demangle_set_style(st);
       }
       break;
@@ -286,7 +284,7 @@ static void parse_options(Run *r, int argc, char **argv)
       char *end;
       unsigned long v = strtoul(optarg, &end, 10);
       if (end == optarg || *end || optarg[0] == '-')
-        fatal("%s: invalid --max-nodes `%s'\n", opt.whoami, optarg);
+        msg_fatal("invalid --max-nodes `%s'\n", optarg);
       ex->max_nodes = v;
       break;
     }
@@ -297,7 +295,7 @@ static void parse_options(Run *r, int argc, char **argv)
       if (c >= EXPORT_OPT && c < EXPORT_OPT + export_nkinds) {
         const ExportKind *x = &export_kinds[c - EXPORT_OPT];
         if (optarg && !strcmp(optarg, "-") && !x->to_stdout)
-          fatal("%s: --%s cannot write to standard output\n", opt.whoami, x->name);
+          msg_fatal("--%s cannot write to standard output\n", x->name);
         ex->target[c - EXPORT_OPT] = optarg ? optarg : x->default_file;
       }
       break;
@@ -313,8 +311,7 @@ static void parse_options(Run *r, int argc, char **argv)
   if (!r->nfiles) r->nfiles = 1;
   o->keep_arcs = (export_needs(ex) & EXPORT_NEEDS_ARC_RECS) != 0;
   if ((*style & STYLE_FUNC_ORDER) && (*style & STYLE_FILE_ORDER))
-    fatal("%s: Only one of --function-ordering and --file-ordering may be specified.\n",
-          o->whoami);
+    msg_fatal("Only one of --function-ordering and --file-ordering may be specified.\n");
 }
 
 /* Stage 2: the object and its symbols (--objects: other objects'
@@ -346,7 +343,7 @@ static void read_profiles(Run *r)
   cx.code = (const vma_t (*)[2])code;
   cx.ncode = core_code_ranges(&r->core, code, 64);
   if (opt.file_format == FF_PROF)
-    fatal("%s: sorry, file format `prof' is not yet supported\n", opt.whoami);
+    msg_fatal("sorry, file format `prof' is not yet supported\n");
   for (int i = 0; i < r->nfiles; i++) gmon_out_read(prof, &cx, r->files[i]);
   gmon_finish(prof);
   if (opt.want_info) exit(0);
@@ -389,11 +386,11 @@ static void choose_reports(Run *r)
   r->graph = (r->style & STYLE_GRAPH) != 0;
   r->exec = (r->style & STYLE_EXEC) != 0;
   if (r->flat && !prof->have_hist) {
-    if (explicit) fatal("%s: gmon.out file is missing histogram\n", opt.whoami);
+    if (explicit) msg_fatal("gmon.out file is missing histogram\n");
     r->flat = 0;
   }
   if (r->graph && !prof->have_arcs) {
-    if (explicit) fatal("%s: gmon.out file is missing call-graph data\n", opt.whoami);
+    if (explicit) msg_fatal("gmon.out file is missing call-graph data\n");
     r->graph = 0;
   }
 }
@@ -405,7 +402,7 @@ static int write_exports(Run *r)
   const ExportOptions *ex = &r->exports;
   if (!export_any(ex)) return 0;
   int nout = export_to_stdout(ex);
-  if (nout > 1) fatal("%s: only one export may go to standard output\n", opt.whoami);
+  if (nout > 1) msg_fatal("only one export may go to standard output\n");
   const Profile *prof = &r->prof;
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
                      prof->have_hist ? &prof->hist : NULL,
