@@ -22,7 +22,7 @@ static void grow(CallGraph *cg)
 {
   size_t n = cg->table_size ? cg->table_size * 2 : 2048;
   while (n < 2 * (cg->narcs + 1)) n *= 2;
-  if (n > ((size_t)1 << 32)) fatal("%s: too many arcs\n", opt.whoami);
+  if (n > ((size_t)1 << 32)) msg_fatal("too many arcs\n");
   uint32_t *t = memset(xmalloc_huge(n * sizeof *t), 0, n * sizeof *t);
   for (size_t i = 0; i < cg->narcs; i++) {
     Arc *a = cg_arc(cg, i);

@@ -23,7 +23,7 @@ void core_init(Core *c, const char *filename)
     fatal_perror(filename, bfd_errmsg(bfd_get_error()));
   abfd->flags |= BFD_DECOMPRESS;  /* compressed debug sections (-gz) */
   if (!bfd_check_format(abfd, bfd_object))
-    fatal("%s: %s: not in executable format\n", opt.whoami, filename);
+    msg_fatal("%s: not in executable format\n", filename);
   c->abfd = abfd;
 
   /* GNU reads the profile with the object's address size as its format
@@ -44,7 +44,7 @@ void core_init(Core *c, const char *filename)
   if (!c->text) {
     c->text = bfd_get_section_by_name(abfd, "$CODE$");
     if (!c->text)
-      fatal("%s: can't find .text section in %s\n", opt.whoami, filename);
+      msg_fatal("can't find .text section in %s\n", filename);
   }
 
   long sz = bfd_get_symtab_upper_bound(abfd);
@@ -55,7 +55,7 @@ void core_init(Core *c, const char *filename)
   if (c->nsyms < 0)
     fatal_perror(filename, bfd_errmsg(bfd_get_error()));
   if (c->nsyms == 0)
-    fatal("%s: file `%s' has no symbols\n", opt.whoami, filename);
+    msg_fatal("file `%s' has no symbols\n", filename);
   sym_init(&c->indirect_child);
   c->indirect_child.name = "<indirect child>";
   c->indirect_child.uf = c->indirect_child.cyc_tail = &c->indirect_child;

@@ -199,11 +199,11 @@ void core_read_external_symtab_stream(const Core *core, SymTab *tab, const char 
   tab->core = (Core *)core;
   tab->owns_names = 1;
   if (bounded_overrun(in))
-    fatal("%s: %s: no end of file after %llu bytes\n", opt.whoami, filename,
-          (unsigned long long)CORE_TEXT_MAX);
+    msg_fatal("%s: no end of file after %llu bytes\n", filename,
+              (unsigned long long)CORE_TEXT_MAX);
   /* an empty table (an empty file, a directory, an object, only data
      symbols): GNU's message for an object without symbols */
-  if (!n) fatal("%s: file `%s' has no symbols\n", opt.whoami, filename);
+  if (!n) msg_fatal("file `%s' has no symbols\n", filename);
   symtab_finalize(tab);
   /* Unlike the object's own table, the last symbol of an external table
      reaches to the end of the object's .text (so it takes the samples and
@@ -216,7 +216,7 @@ void core_read_external_symtab(const Core *core, SymTab *tab, const char *filena
 {
   BoundedIn in;
   if (bounded_open(&in, filename, CORE_TEXT_MAX))
-    fatal("%s: could not open %s.\n", opt.whoami, filename);
+    msg_fatal("could not open %s.\n", filename);
   core_read_external_symtab_stream(core, tab, filename, &in);
   bounded_close(&in);
 }
@@ -307,7 +307,7 @@ void core_read_map(CoreMap *m, const char *filename)
 {
   BoundedIn in;
   if (bounded_open(&in, filename, CORE_TEXT_MAX))
-    fatal("%s: could not open %s.\n", opt.whoami, filename);
+    msg_fatal("could not open %s.\n", filename);
   core_read_map_stream(m, filename, &in);
   bounded_close(&in);
 }
@@ -322,21 +322,21 @@ void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in)
   while ((got = fread(buf + len, 1, cap - len, in->f)) > 0) {
     if (!map_scan(&ms, buf + len, got)) {
       free(buf);
-      fatal("%s: unable to parse mapping file %s.\n", opt.whoami, filename);
+      msg_fatal("unable to parse mapping file %s.\n", filename);
     }
     len += got;
     if (len == cap) buf = xrealloc(buf, cap *= 2);
   }
   if (bounded_overrun(in)) {
     free(buf);
-    fatal("%s: %s: no end of file after %llu bytes\n", opt.whoami, filename,
-          (unsigned long long)CORE_TEXT_MAX);
+    msg_fatal("%s: no end of file after %llu bytes\n", filename,
+              (unsigned long long)CORE_TEXT_MAX);
   }
   /* a map that cannot be read (a directory: GNU loops forever) */
   if (ferror(in->f)) {
     int e = errno;
     free(buf);
-    fatal("%s: could not read %s: %s\n", opt.whoami, filename, strerror(e ? e : EIO));
+    msg_fatal("could not read %s: %s\n", filename, strerror(e ? e : EIO));
   }
   m->text = buf;
 
@@ -350,7 +350,7 @@ void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in)
     if (p == obj || p == end || *p != ':') {
       free(robj);
       free(rname);
-      fatal("%s: unable to parse mapping file %s.\n", opt.whoami, filename);
+      msg_fatal("unable to parse mapping file %s.\n", filename);
     }
     *p++ = 0;
     char *rest = p;

@@ -3,12 +3,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export.h"
-#include "options.h"
 #include "export_dot.h"
 #include "export_callgrind.h"
 #include "export_json.h"
 
-enum { EXPORT_DOT, EXPORT_CALLGRIND, EXPORT_JSON, EXPORT_KINDS };
+static void write_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  export_dot(f, in, eo);
+}
+
+static void write_callgrind(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_callgrind(f, in);
+}
+
+static void write_json(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_json(f, in);
+}
+
+/* The exports, in the order they are opened and written. */
+const ExportKind export_kinds[] = {
+  { "dot", "gprof.dot", write_dot, 1, 0 },
+  /* callgrind maps samples to lines and keeps the call sites */
+  { "callgrind", "callgrind.out.gprof", write_callgrind, 1,
+    EXPORT_NEEDS_ARC_RECS | EXPORT_NEEDS_BINS },
+  { "json", "gprof.json", write_json, 1, 0 },
+};
+#define EXPORT_KINDS ((int)(sizeof export_kinds / sizeof export_kinds[0]))
+const int export_nkinds = EXPORT_KINDS;
+_Static_assert(EXPORT_KINDS <= EXPORT_MAX_KINDS, "raise EXPORT_MAX_KINDS");
 
 void export_options_init(ExportOptions *eo)
 {
@@ -20,21 +46,35 @@ void export_options_init(ExportOptions *eo)
 
 static const char *target(const ExportOptions *eo, int kind)
 {
-  return kind == EXPORT_DOT ? eo->dot : kind == EXPORT_CALLGRIND ? eo->callgrind : eo->json;
+  return eo->target[kind];
+}
+
+int export_any(const ExportOptions *eo)
+{
+  for (int k = 0; k < EXPORT_KINDS; k++)
+    if (target(eo, k)) return 1;
+  return 0;
 }
 
 int export_to_stdout(const ExportOptions *eo)
 {
+  int n = 0;
   for (int k = 0; k < EXPORT_KINDS; k++)
-    if (target(eo, k) && !strcmp(target(eo, k), "-")) return 1;
-  return 0;
+    if (target(eo, k) && !strcmp(target(eo, k), "-")) n++;
+  return n;
+}
+
+unsigned export_needs(const ExportOptions *eo)
+{
+  unsigned needs = 0;
+  for (int k = 0; k < EXPORT_KINDS; k++)
+    if (target(eo, k)) needs |= export_kinds[k].needs;
+  return needs;
 }
 
 static void write_one(int kind, FILE *f, const ExportOptions *eo, const ExportInput *in)
 {
-  if (kind == EXPORT_DOT) export_dot(f, in, eo);
-  else if (kind == EXPORT_CALLGRIND) export_callgrind(f, in);
-  else export_json(f, in);
+  export_kinds[kind].write(f, in, eo);
 }
 
 void export_write_all(const ExportOptions *eo, const ExportInput *in)
@@ -48,7 +88,7 @@ void export_write_all(const ExportOptions *eo, const ExportInput *in)
     if (!path || !strcmp(path, "-")) continue;
     if ((e = atomic_open(&af[k], path)) != 0) {
       for (int j = 0; j < k; j++) if (open[j]) atomic_abort(&af[j]);
-      fatal("%s: %s: %s\n", opt.whoami, path, strerror(e));
+      msg_fatal("%s: %s\n", path, strerror(e));
     }
     open[k] = 1;
   }
@@ -57,7 +97,7 @@ void export_write_all(const ExportOptions *eo, const ExportInput *in)
     if (!path) continue;
     if (!open[k]) {             /* "-": standard output */
       write_one(k, stdout, eo, in);
-      if (fflush(stdout) || ferror(stdout)) fatal("%s: standard output: %s\n", opt.whoami, strerror(errno));
+      if (fflush(stdout) || ferror(stdout)) msg_fatal("standard output: %s\n", strerror(errno));
       continue;
     }
     write_one(k, af[k].f, eo, in);
@@ -67,7 +107,7 @@ void export_write_all(const ExportOptions *eo, const ExportInput *in)
     if ((e = atomic_commit(&af[k])) != 0) {
       open[k] = 0;
       for (int j = k + 1; j < EXPORT_KINDS; j++) if (open[j]) atomic_abort(&af[j]);
-      fatal("%s: %s: %s\n", opt.whoami, target(eo, k), strerror(e));
+      msg_fatal("%s: %s\n", target(eo, k), strerror(e));
     }
   }
 }

@@ -2,6 +2,10 @@
  * (--dot, export_dot.h), the callgrind profile format (--callgrind,
  * export_callgrind.h) and JSON (--json, export_json.h).
  *
+ * The exports are the rows of one table (export_kinds, in export.c): an
+ * export is added by adding a row; the driver makes each row's long
+ * option and reads what the requested rows need from it.
+ *
  * export_write_all writes every requested file whole or not at all
  * (util.h AtomicFile): all are opened first, then written, then renamed
  * into place; a file that cannot be opened stops the run before anything
@@ -11,8 +15,32 @@
 #define EXPORT_H
 #include "export_common.h"
 
+typedef void ExportWriter(FILE *f, const ExportInput *in, const ExportOptions *eo);
+
+/* What an export needs kept beyond what the reports keep. */
+enum {
+  EXPORT_NEEDS_ARC_RECS = 1,    /* the arc records as read (call sites) */
+  EXPORT_NEEDS_BINS = 2         /* the histogram bins after assignment */
+};
+
+typedef struct {
+  const char *name;             /* the long option: --NAME[=FILE] */
+  const char *default_file;     /* FILE when none is given */
+  ExportWriter *write;
+  int to_stdout;                /* may FILE be "-" (standard output)? */
+  unsigned needs;               /* EXPORT_NEEDS_* */
+} ExportKind;
+
+extern const ExportKind export_kinds[];
+extern const int export_nkinds;
+
 void export_options_init(ExportOptions *eo);
-/* Does any export go to standard output (which then holds nothing else)? */
+/* Is any export requested? */
+int export_any(const ExportOptions *eo);
+/* How many requested exports go to standard output (which then holds
+   nothing else)? */
 int export_to_stdout(const ExportOptions *eo);
+/* The EXPORT_NEEDS_* of the requested exports, together. */
+unsigned export_needs(const ExportOptions *eo);
 void export_write_all(const ExportOptions *eo, const ExportInput *in);
 #endif

@@ -25,9 +25,14 @@ typedef struct {
                                    NULL when not kept */
 } ExportInput;
 
+/* How many rows export.c's table of exports may have. */
+#define EXPORT_MAX_KINDS 8
+
 /* What was asked for on the command line. */
 typedef struct {
-  const char *dot, *callgrind, *json;   /* FILE, "-" or NULL (not wanted) */
+  /* per row of export.c's table (export_kinds): FILE, "-" or NULL (not
+     wanted) */
+  const char *target[EXPORT_MAX_KINDS];
   double node_threshold, edge_threshold; /* percent, for --dot */
   size_t max_nodes;                      /* --dot: at most this many, 0 = all */
   int full_names;                        /* --dot-full-names */

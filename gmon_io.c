@@ -72,8 +72,8 @@ static size_t avail(Reader *r, size_t k)
     size_t got = fread(r->buf + r->len, 1, sizeof r->buf - r->len, r->in->f);
     if (got == 0) {
       if (bounded_overrun(r->in))
-        fatal("%s: %s: no end of file after %llu bytes\n", opt.whoami, r->filename,
-              (unsigned long long)GMON_STREAM_MAX);
+        msg_fatal("%s: no end of file after %llu bytes\n", r->filename,
+                  (unsigned long long)GMON_STREAM_MAX);
       break;
     }
     r->len += got;
@@ -165,7 +165,7 @@ static void read_hist_rec(Reader *r)
   uint32_t n, rate;
   if (!get_addr(r, &lo) || !get_addr(r, &hi) || !get_u32(r, &n)
       || !get_u32(r, &rate) || avail(r, HIST_DIMEN_LEN + 1) < HIST_DIMEN_LEN + 1)
-    fatal("%s: %s: unexpected end of file\n", opt.whoami, filename);
+    msg_fatal("%s: unexpected end of file\n", filename);
   r->p->last_hist_highpc = hi;
   r->p->last_hist_ncnt = n;
   note_hist(r, lo, hi, n);
@@ -184,8 +184,7 @@ static void read_hist_rec(Reader *r)
   uint32_t got = read_bins(r, n, same, same ? NULL : &bins);
   if (got < n) {
     free(bins);
-    fatal("%s: %s: unexpected EOF after reading %u of %u samples\n",
-          opt.whoami, filename, got, n);
+    msg_fatal("%s: unexpected EOF after reading %u of %u samples\n", filename, got, n);
   }
   if (same) return;
   hist_add(&r->p->hist, lo, hi, n, rate, dimen, abbrev, bins);
@@ -252,7 +251,7 @@ static void read_arc_recs(Reader *r)
       count = (uint32_t)genc_get_n(e, q + 2 * as, 4);
     } else {                    /* the batch holds values: the window may move */
       if (!get_addr(r, &from) || !get_addr(r, &self) || !get_u32(r, &count))
-        fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
+        msg_fatal("%s: unexpected end of file\n", r->filename);
     }
     DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
         (unsigned long long)from, (unsigned long long)self, count);
@@ -268,7 +267,7 @@ static void read_bb_rec(Reader *r)
 {
   uint32_t n;
   if (!get_u32(r, &n))
-    fatal("%s: %s: unexpected end of file\n", opt.whoami, r->filename);
+    msg_fatal("%s: unexpected end of file\n", r->filename);
   for (uint32_t i = 0; i < n; i++) {
     vma_t addr, count;
     /* GNU reports a short entry with perror and a stale errno, the one
@@ -279,7 +278,7 @@ static void read_bb_rec(Reader *r)
        warning) */
     if (!r->p->warned_bb && !opt.line && !opt.want_sum) {
       r->p->warned_bb = 1;
-      warn_msg("%s: warning: ignoring basic-block exec counts (use -l or --line)\n", opt.whoami);
+      msg_warn("warning: ignoring basic-block exec counts (use -l or --line)\n");
     }
     DBG(DBG_BB, "bb: 0x%llx executed %llu times\n", (unsigned long long)addr,
         (unsigned long long)count);
@@ -303,7 +302,7 @@ static void read_gnu(Reader *r)
   r->spare_read = 1;
   r->version = (int)version;
   if (version != GMON_VERSION && version != 0)       /* GNU takes 0 too */
-    fatal("%s: file `%s' has unsupported version %d\n", opt.whoami, r->filename, (int)version);
+    msg_fatal("file `%s' has unsupported version %d\n", r->filename, (int)version);
   while (avail(r, 1)) {
     int tag = *take(r, 1);
     switch (tag) {
@@ -312,7 +311,7 @@ static void read_gnu(Reader *r)
     case GMON_TAG_CG_ARC: read_arc_recs(r); break;
     case GMON_TAG_BB_COUNT: read_bb_rec(r); r->nrec_bb++; break;
     default:
-      fatal("%s: %s: found bad tag %d (file corrupted?)\n", opt.whoami, r->filename, tag);
+      msg_fatal("%s: found bad tag %d (file corrupted?)\n", r->filename, tag);
     }
   }
 }
@@ -340,7 +339,7 @@ static void read_bsd(Reader *r, int force44)
   note_hist(r, lo, hi, ncnt);
   version = (uint32_t)genc_get_n(e, r->buf + r->pos, 4);
   if (force44 && version != GMONVERSION_44BSD)
-    fatal("%s: file `%s' has bad magic cookie\n", opt.whoami, filename);
+    msg_fatal("file `%s' has bad magic cookie\n", filename);
   if (version == GMONVERSION_44BSD) {
     take(r, 4);
     if (!get_u32(r, &rate))
@@ -361,7 +360,7 @@ static void read_bsd(Reader *r, int force44)
       fatal("%s: incompatible with first gmon file\n", filename);
   }
   if (hi < lo || ncnt < hdr)
-    fatal("%s: file '%s' does not appear to be in gmon.out format\n", opt.whoami, filename);
+    msg_fatal("file '%s' does not appear to be in gmon.out format\n", filename);
   uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
   static const char seconds[HIST_DIMEN_LEN + 1] = "seconds";
   hist_check(&r->p->hist, filename, lo, hi, nbins, seconds, 's');
@@ -369,7 +368,7 @@ static void read_bsd(Reader *r, int force44)
   uint32_t got = read_bins(r, nbins, NULL, &bins);
   if (got < nbins) {
     free(bins);
-    fatal("%s: unexpected EOF after reading %d/%u bins\n", opt.whoami, (int)got - 1, nbins);
+    msg_fatal("unexpected EOF after reading %d/%u bins\n", (int)got - 1, nbins);
   }
   hist_add(&r->p->hist, lo, hi, nbins, rate ? rate : 100, seconds, 's', bins);
   free(bins);
@@ -414,9 +413,9 @@ static void check_origin(Reader *r)
     char a[2 * GMON_BUILD_ID_LEN + 1], b[2 * GMON_BUILD_ID_LEN + 1];
     hex(a, r->spare + 4);
     hex(b, cx->build_id);
-    warn_msg("%s: warning: %s does not match %s: written by another program or build "
+    msg_warn("warning: %s does not match %s: written by another program or build "
              "(build-id %s..., %s has %s...): the report may be wrong\n",
-             opt.whoami, r->filename, obj, a, obj, b);
+             r->filename, obj, a, obj, b);
     return;
   }
   int hist = r->nhist && r->hist_out == r->nhist;
@@ -431,8 +430,8 @@ static void check_origin(Reader *r)
     snprintf(what, sizeof what, "its only arc ends");
   else
     snprintf(what, sizeof what, "all its %llu arcs end", (unsigned long long)r->narcs);
-  warn_msg("%s: warning: %s does not match %s: %s outside %s's code: "
-           "the report may be wrong\n", opt.whoami, r->filename, obj, what, obj);
+  msg_warn("warning: %s does not match %s: %s outside %s's code: "
+           "the report may be wrong\n", r->filename, obj, what, obj);
 }
 
 static const char *plural(int n, const char *one, const char *many)
@@ -463,7 +462,7 @@ void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, B
     if (magic)
       read_gnu(r);
     else if (opt.file_format == FF_MAGIC)
-      fatal("%s: file `%s' has bad magic cookie\n", opt.whoami, filename);
+      msg_fatal("file `%s' has bad magic cookie\n", filename);
     else
       read_bsd(r, 0);
   } else {
@@ -531,5 +530,5 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
     bb_write_blocks(&p->bb, syms, &out);
   }
   err = atomic_commit(&af);
-  if (err) fatal("%s: %s: %s\n", opt.whoami, filename, strerror(err));
+  if (err) msg_fatal("%s: %s\n", filename, strerror(err));
 }

@@ -26,7 +26,11 @@
 
 #define GPROF_VERSION "0.1"
 
-static const struct option long_opts[] = {
+/* GNU's long options, then the exports' (--dot[=FILE] ..., from
+   export.c's table, with EXPORT_OPT + row), then our other ones: in
+   this order (getopt's "ambiguous" message lists them so). */
+enum { EXPORT_OPT = 1100 };
+static const struct option gnu_opts[] = {
   { "annotated-source", optional_argument, 0, 'A' },
   { "brief", no_argument, 0, 'b' },
   { "demangle", optional_argument, 0, 1000 },
@@ -63,17 +67,28 @@ static const struct option long_opts[] = {
   { "width", required_argument, 0, 'w' },
   { "all-lines", no_argument, 0, 'x' },
   { "external-symbol-table", required_argument, 0, 'S' },
-  /* the exports: long options only, no GNU short option changes meaning */
-  { "dot", optional_argument, 0, 1010 },
-  { "callgrind", optional_argument, 0, 1011 },
-  { "json", optional_argument, 0, 1012 },
+};
+/* our other long options (the exports' settings, --objects): long
+   only, no GNU short option changes meaning */
+static const struct option our_opts[] = {
   { "node-threshold", required_argument, 0, 1013 },
   { "edge-threshold", required_argument, 0, 1014 },
   { "max-nodes", required_argument, 0, 1015 },
   { "dot-full-names", no_argument, 0, 1016 },
   { "objects", no_argument, 0, 1020 },
-  { 0, 0, 0, 0 }
 };
+#define NOPTS(t) (sizeof t / sizeof t[0])
+
+static const struct option *long_options(void)
+{
+  static struct option all[NOPTS(gnu_opts) + EXPORT_MAX_KINDS + NOPTS(our_opts) + 1];
+  size_t n = NOPTS(gnu_opts);
+  memcpy(all, gnu_opts, sizeof gnu_opts);
+  for (int k = 0; k < export_nkinds; k++)
+    all[n++] = (struct option){ export_kinds[k].name, optional_argument, 0, EXPORT_OPT + k };
+  memcpy(all + n, our_opts, sizeof our_opts);
+  return all;                   /* static: the rest is zero, the end */
+}
 
 /* The usage text as GNU prints it after an option error (stderr, exit
    1); --help (stdout, exit 0) adds the options GNU does not have. */
@@ -143,78 +158,89 @@ static double threshold(const char *arg)
   char *end;
   double v = strtod(arg, &end);
   if (end == arg || *end || !(v >= 0 && v <= 100))
-    fatal("%s: invalid threshold `%s' (a percentage from 0 to 100)\n", opt.whoami, arg);
+    msg_fatal("invalid threshold `%s' (a percentage from 0 to 100)\n", arg);
   return v;
 }
 
-int main(int argc, char **argv)
-{
-  const char *a_out = "a.out";
-  int c;
-  unsigned style = 0, user = 0;     /* requested outputs, outputs named */
-  Options *o = options_for_startup();
+/* Everything the stages hand on to the next: what the command line
+   asked for, then what each stage returns. */
+typedef struct {
   SymSpecs specs;
-  sym_id_init(&specs);
   ExportOptions exports;
-  export_options_init(&exports);
-  o->whoami = argv[0];
-  expandargv(&argc, &argv);     /* @FILE: options read from FILE */
-  util_set_name(argv[0]);
-  /* reports run to tens of megabytes: write them in large blocks */
-  static char outbuf[1 << 16];
-  setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+  unsigned style, user;         /* requested outputs, outputs named */
+  const char *a_out;            /* the object */
+  char **files;                 /* the profiles */
+  int nfiles;
+  Core core;
+  CoreMap map;
+  SymTab syms;
+  Objects objs;
+  Profile prof;
+  int flat, graph, exec;        /* the reports chosen */
+} Run;
+
+/* LIST, then DIR: a colon-separated search list one longer. */
+static const char *path_append(const char *list, const char *dir)
+{
+  if (!list) return dir;
+  char *d = xmalloc(strlen(list) + strlen(dir) + 2);
+  sprintf(d, "%s:%s", list, dir);
+  return d;
+}
+
+/* Stage 1: the command line into opt, the symspecs and the exports. */
+static void parse_options(Run *r, int argc, char **argv)
+{
+  int c;
+  Options *o = options_for_startup();
+  SymSpecs *specs = &r->specs;
+  ExportOptions *ex = &r->exports;
+  unsigned *style = &r->style, *user = &r->user;
   o->demangle = 1;
   o->width = 80;
   o->table_length = 10;
   o->min_count = 1;             /* -A: counts below it show as ##### */
+  const struct option *long_opts = long_options();
   while ((c = getopt_long(argc, argv,
              "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
              long_opts, NULL)) != -1) {
     switch (c) {
     case 'a': o->no_static = 1; break;
-    case 'A': report_on(&specs, &style, &user, STYLE_ANNO, INCL_ANNO); break;
-    case 'J': report_off(&specs, &style, &user, STYLE_ANNO, EXCL_ANNO); break;
+    case 'A': report_on(specs, style, user, STYLE_ANNO, INCL_ANNO); break;
+    case 'J': report_off(specs, style, user, STYLE_ANNO, EXCL_ANNO); break;
     case 'b': o->brief = 1; break;
     case 'c': o->static_cg = 1; break;
     case 'd': o->debug = optarg ? atoi(optarg) : ~0; break;
     case 'D': o->ignore_non_func = 1; break;
-    case 'e': sym_id_add(&specs, optarg, EXCL_GRAPH); break;
-    case 'E': sym_id_add(&specs, optarg, EXCL_GRAPH); sym_id_add(&specs, optarg, EXCL_TIME); break;
-    case 'f': sym_id_add(&specs, optarg, INCL_GRAPH); break;
-    case 'F': sym_id_add(&specs, optarg, INCL_GRAPH); sym_id_add(&specs, optarg, INCL_TIME); break;
+    case 'e': sym_id_add(specs, optarg, EXCL_GRAPH); break;
+    case 'E': sym_id_add(specs, optarg, EXCL_GRAPH); sym_id_add(specs, optarg, EXCL_TIME); break;
+    case 'f': sym_id_add(specs, optarg, INCL_GRAPH); break;
+    case 'F': sym_id_add(specs, optarg, INCL_GRAPH); sym_id_add(specs, optarg, INCL_TIME); break;
     case 'i': o->want_info = 1; break;
-    case 'I':                           /* each -I adds to the search list */
-      if (o->src_dirs) {
-        char *d = xmalloc(strlen(o->src_dirs) + strlen(optarg) + 2);
-        sprintf(d, "%s:%s", o->src_dirs, optarg);
-        o->src_dirs = d;
-      } else {
-        o->src_dirs = optarg;
-      }
-      break;
+    case 'I': o->src_dirs = path_append(o->src_dirs, optarg); break;   /* each -I adds */
     case 'k': {
       /* GNU takes a spec without '/' and it deletes nothing */
       char *slash = strchr(optarg, '/');
       if (!slash) break;
       *slash = 0;
-      sym_id_add_arc(&specs, optarg, slash + 1);
+      sym_id_add_arc(specs, optarg, slash + 1);
       break;
     }
     case 'l': o->line = 1; break;
     case 'L': o->print_path = 1; break;
     case 'm': o->min_count = strtoul(optarg, NULL, 10); break;   /* decimal, as GNU */
-    case 'n': sym_id_add(&specs, optarg, INCL_TIME); break;
-    case 'N': sym_id_add(&specs, optarg, EXCL_TIME); break;
-    case 'p': report_on(&specs, &style, &user, STYLE_FLAT, INCL_FLAT); break;
-    case 'P': report_off(&specs, &style, &user, STYLE_FLAT, EXCL_FLAT); break;
-    case 'q': report_on(&specs, &style, &user, STYLE_GRAPH, INCL_GRAPH); break;
-    case 'Q': report_off(&specs, &style, &user, STYLE_GRAPH, EXCL_GRAPH); break;
-    case 'C': report_on(&specs, &style, &user, STYLE_EXEC, INCL_EXEC); break;
-    case 'Z': report_off(&specs, &style, &user, STYLE_EXEC, EXCL_EXEC); break;
-    case 'r': style |= STYLE_FUNC_ORDER; user |= STYLE_FUNC_ORDER; break;
-    case 'R': o->map_file = optarg; style |= STYLE_FILE_ORDER; user |= STYLE_FILE_ORDER; break;
+    case 'n': sym_id_add(specs, optarg, INCL_TIME); break;
+    case 'N': sym_id_add(specs, optarg, EXCL_TIME); break;
+    case 'p': report_on(specs, style, user, STYLE_FLAT, INCL_FLAT); break;
+    case 'P': report_off(specs, style, user, STYLE_FLAT, EXCL_FLAT); break;
+    case 'q': report_on(specs, style, user, STYLE_GRAPH, INCL_GRAPH); break;
+    case 'Q': report_off(specs, style, user, STYLE_GRAPH, EXCL_GRAPH); break;
+    case 'C': report_on(specs, style, user, STYLE_EXEC, INCL_EXEC); break;
+    case 'Z': report_off(specs, style, user, STYLE_EXEC, EXCL_EXEC); break;
+    case 'r': *style |= STYLE_FUNC_ORDER; *user |= STYLE_FUNC_ORDER; break;
+    case 'R': o->map_file = optarg; *style |= STYLE_FILE_ORDER; *user |= STYLE_FILE_ORDER; break;
     /* GNU's -s also turns on -l: with -p, -q, -A ... the reports are by line */
-    case 's': o->want_sum = 1; o->line = 1; style |= STYLE_SUM; user |= STYLE_SUM; break;
+    case 's': o->want_sum = 1; o->line = 1; *style |= STYLE_SUM; *user |= STYLE_SUM; break;
     case 'S': o->ext_symtab = optarg; break;
     case 't': o->table_length = atoi(optarg); break;
     case 'T': o->traditional = 1; break;
@@ -245,168 +271,204 @@ int main(int argc, char **argv)
       o->demangle = 1;
       if (optarg) {
         enum demangling_styles st = cplus_demangle_name_to_style(optarg);
-        if (st == unknown_demangling) {
-          fprintf(stderr, "%s: unknown demangling style `%s'\n", o->whoami, optarg);
-          exit(1);
-        }
+        if (st == unknown_demangling)   /* stdout is still empty */
+          msg_fatal("unknown demangling style `%s'\n", optarg);
         cplus_demangle_set_style(st);
       }
       break;
     case 1001: o->demangle = 0; break;
     case 1002: o->inline_names = 1; break;
-    case 1010: exports.dot = optarg ? optarg : "gprof.dot"; break;
-    case 1011: exports.callgrind = optarg ? optarg : "callgrind.out.gprof"; break;
-    case 1012: exports.json = optarg ? optarg : "gprof.json"; break;
-    case 1013: exports.node_threshold = threshold(optarg); break;
-    case 1014: exports.edge_threshold = threshold(optarg); break;
+    case 1013: ex->node_threshold = threshold(optarg); break;
+    case 1014: ex->edge_threshold = threshold(optarg); break;
     case 1015: {
       char *end;
       unsigned long v = strtoul(optarg, &end, 10);
       if (end == optarg || *end || optarg[0] == '-')
-        fatal("%s: invalid --max-nodes `%s'\n", opt.whoami, optarg);
-      exports.max_nodes = v;
+        msg_fatal("invalid --max-nodes `%s'\n", optarg);
+      ex->max_nodes = v;
       break;
     }
-    case 1016: exports.full_names = 1; break;
+    case 1016: ex->full_names = 1; break;
     case 1020: o->objects = 1; break;
     case '?': usage(stderr, 1); break;
-    default: break;
+    default:
+      if (c >= EXPORT_OPT && c < EXPORT_OPT + export_nkinds) {
+        const ExportKind *x = &export_kinds[c - EXPORT_OPT];
+        if (optarg && !strcmp(optarg, "-") && !x->to_stdout)
+          msg_fatal("--%s cannot write to standard output\n", x->name);
+        ex->target[c - EXPORT_OPT] = optarg ? optarg : x->default_file;
+      }
+      break;
     }
   }
   /* GPROF_PATH: more source directories, searched after -I's */
   const char *env_path = getenv("GPROF_PATH");
-  if (env_path && *env_path) {
-    if (o->src_dirs) {
-      char *d = xmalloc(strlen(o->src_dirs) + strlen(env_path) + 2);
-      sprintf(d, "%s:%s", o->src_dirs, env_path);
-      o->src_dirs = d;
-    } else {
-      o->src_dirs = env_path;
-    }
-  }
-  if (optind < argc) a_out = argv[optind++];
-  o->keep_arcs = exports.callgrind != NULL;     /* its call sites */
-  if ((style & STYLE_FUNC_ORDER) && (style & STYLE_FILE_ORDER))
-    fatal("%s: Only one of --function-ordering and --file-ordering may be specified.\n",
-          o->whoami);
+  if (env_path && *env_path) o->src_dirs = path_append(o->src_dirs, env_path);
+  r->a_out = optind < argc ? argv[optind++] : "a.out";
+  static char *deflt[] = { (char *)"gmon.out" };
+  r->nfiles = argc - optind;
+  r->files = r->nfiles ? argv + optind : deflt;
+  if (!r->nfiles) r->nfiles = 1;
+  o->keep_arcs = (export_needs(ex) & EXPORT_NEEDS_ARC_RECS) != 0;
+  if ((*style & STYLE_FUNC_ORDER) && (*style & STYLE_FILE_ORDER))
+    msg_fatal("Only one of --function-ordering and --file-ordering may be specified.\n");
+}
 
-  /* the object and its symbols */
-  Core core;
-  CoreMap map;
-  SymTab syms;
-  memset(&map, 0, sizeof map);
-  memset(&syms, 0, sizeof syms);
-  core_init(&core, a_out);
-  if (opt.map_file) core_read_map(&map, opt.map_file);
-  if (opt.ext_symtab) core_read_external_symtab(&core, &syms, opt.ext_symtab);
-  else core_create_function_syms(&core, &map, &syms);
-  if (opt.line && !opt.ext_symtab) line_add_syms(&core, &syms);
-  int nfiles = argc - optind;
-  char *deflt[] = { (char *)"gmon.out" };
-  char **files = nfiles ? argv + optind : deflt;
-  if (!nfiles) nfiles = 1;
-  /* --objects: other objects' symbols after the program's */
-  Objects objs = { 0, 0 };
-  if (opt.objects) objects_load(&objs, &syms, files, nfiles);
-  sym_id_parse(&specs, &syms);
+/* Stage 2: the object and its symbols (--objects: other objects'
+   symbols after the program's), then the symspecs matched to them. */
+static void open_object(Run *r)
+{
+  core_init(&r->core, r->a_out);
+  if (opt.map_file) core_read_map(&r->map, opt.map_file);
+  if (opt.ext_symtab) core_read_external_symtab(&r->core, &r->syms, opt.ext_symtab);
+  else core_create_function_syms(&r->core, &r->map, &r->syms);
+  if (opt.line && !opt.ext_symtab) line_add_syms(&r->core, &r->syms);
+  if (opt.objects) objects_load(&r->objs, &r->syms, r->files, r->nfiles);
+  sym_id_parse(&r->specs, &r->syms);
   DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
+}
 
-  /* the profile data */
-  Profile prof;
-  gmon_init(&prof, core.addr_size, core.big_endian);
-  GmonContext cx = { .syms = &syms, .specs = &specs };
+/* Stage 3: the profile data, checked against the object; -s writes
+   gmon.sum. */
+static void read_profiles(Run *r)
+{
+  Profile *prof = &r->prof;
+  gmon_init(prof, r->core.addr_size, r->core.big_endian);
+  GmonContext cx = { .syms = &r->syms, .specs = &r->specs };
   /* what tells a profile of another program (gmon_io.c check_origin) */
   unsigned char build_id[GMON_BUILD_ID_LEN];
   vma_t code[64][2];
-  cx.object = a_out;
-  cx.build_id = core_build_id(&core, build_id, sizeof build_id) ? build_id : NULL;
+  cx.object = r->a_out;
+  cx.build_id = core_build_id(&r->core, build_id, sizeof build_id) ? build_id : NULL;
   cx.code = (const vma_t (*)[2])code;
-  cx.ncode = core_code_ranges(&core, code, 64);
+  cx.ncode = core_code_ranges(&r->core, code, 64);
   if (opt.file_format == FF_PROF)
-    fatal("%s: sorry, file format `prof' is not yet supported\n", o->whoami);
-  for (int i = 0; i < nfiles; i++) gmon_out_read(&prof, &cx, files[i]);
-  gmon_finish(&prof);
-  if (opt.want_info) return 0;
+    msg_fatal("sorry, file format `prof' is not yet supported\n");
+  for (int i = 0; i < r->nfiles; i++) gmon_out_read(prof, &cx, r->files[i]);
+  gmon_finish(prof);
+  if (opt.want_info) exit(0);
+  if ((opt.line || (r->style & STYLE_SUM)) && prof->have_bb) bb_assign(&prof->bb, &r->syms);
+  if (r->style & STYLE_SUM) gmon_out_write(prof, &r->syms, "gmon.sum");
+}
 
-  if ((opt.line || (style & STYLE_SUM)) && prof.have_bb) bb_assign(&prof.bb, &syms);
-  if (style & STYLE_SUM) gmon_out_write(&prof, &syms, "gmon.sum");
-
-  /* the analysis (-c scans the program's histogram range only) */
+/* Stage 4: the analysis, samples to symbols and the call graph (-c
+   scans the program's histogram range only). */
+static void analyse(Run *r)
+{
+  Profile *prof = &r->prof;
   vma_t cg_lo = 0, cg_hi = 0;
-  hist_range(&prof.hist, &cg_lo, &cg_hi);
-  if (objs.n && objects_read_hist(&objs, &prof.hist, core.addr_size, core.big_endian)) prof.have_hist = 1;
-  if (prof.have_hist) hist_assign_samples(&prof.hist, &syms);
-  if (objs.n) objects_settle(&objs, &syms);
-  /* peak memory: no report reads them (--callgrind maps them to lines) */
-  if (!opt.line && !exports.callgrind) hist_free_bins(&prof.hist);
-  CallGraph *cg = &prof.cg;
-  if (prof.have_arcs) {
-    if (opt.static_cg) core_find_calls(&core, &syms, cg_lo, cg_hi, add_static_arc, cg);
-    cg_assemble(cg, &syms);
+  hist_range(&prof->hist, &cg_lo, &cg_hi);
+  if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian))
+    prof->have_hist = 1;
+  if (prof->have_hist) hist_assign_samples(&prof->hist, &r->syms);
+  if (r->objs.n) objects_settle(&r->objs, &r->syms);
+  /* peak memory: no report reads them (an export may) */
+  if (!opt.line && !(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
+  if (prof->have_arcs) {
+    if (opt.static_cg) core_find_calls(&r->core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
+    cg_assemble(&prof->cg, &r->syms);
   }
+}
 
-  /* What to print: the outputs asked for or, when none was, the default
-     (flat profile and call graph) less any the user switched off; by
-     default a missing kind of data just drops its report, and with
-     neither histogram nor arcs the execution counts stand in. */
-  int explicit = style != 0;
+/* Stage 5: the reports to print: those asked for or, when none was, the
+   default (flat profile and call graph) less any the user switched off;
+   by default a missing kind of data just drops its report, and with
+   neither histogram nor arcs the execution counts stand in. */
+static void choose_reports(Run *r)
+{
+  const Profile *prof = &r->prof;
+  int explicit = r->style != 0;
   if (!explicit) {
-    style = (STYLE_FLAT | STYLE_GRAPH) & ~user;
-    if (!prof.have_hist && !prof.have_arcs && !(user & STYLE_EXEC)) style |= STYLE_EXEC;
+    r->style = (STYLE_FLAT | STYLE_GRAPH) & ~r->user;
+    if (!prof->have_hist && !prof->have_arcs && !(r->user & STYLE_EXEC)) r->style |= STYLE_EXEC;
   }
-  int flat = (style & STYLE_FLAT) != 0, graph = (style & STYLE_GRAPH) != 0;
-  int exec = (style & STYLE_EXEC) != 0;
-  if (flat && !prof.have_hist) {
-    if (explicit) fatal("%s: gmon.out file is missing histogram\n", opt.whoami);
-    flat = 0;
+  r->flat = (r->style & STYLE_FLAT) != 0;
+  r->graph = (r->style & STYLE_GRAPH) != 0;
+  r->exec = (r->style & STYLE_EXEC) != 0;
+  if (r->flat && !prof->have_hist) {
+    if (explicit) msg_fatal("gmon.out file is missing histogram\n");
+    r->flat = 0;
   }
-  if (graph && !prof.have_arcs) {
-    if (explicit) fatal("%s: gmon.out file is missing call-graph data\n", opt.whoami);
-    graph = 0;
+  if (r->graph && !prof->have_arcs) {
+    if (explicit) msg_fatal("gmon.out file is missing call-graph data\n");
+    r->graph = 0;
   }
-  /* the exports, from the same analysis; one sent to standard output
-     takes the place of the text */
-  if (exports.dot || exports.callgrind || exports.json) {
-    int nout = (exports.dot && !strcmp(exports.dot, "-")) +
-               (exports.callgrind && !strcmp(exports.callgrind, "-")) +
-               (exports.json && !strcmp(exports.json, "-"));
-    if (nout > 1) fatal("%s: only one export may go to standard output\n", opt.whoami);
-    ExportInput in = { a_out, files, nfiles, &syms, prof.have_hist ? &prof.hist : NULL,
-                       prof.have_arcs ? cg : NULL,
-                       opt.keep_arcs ? &prof.arc_recs : NULL };
-    export_write_all(&exports, &in);
-    if (nout) return 0;
-  }
-  double hz = prof.hist.hz;
-  long gran = hist_granularity_bytes(&prof.hist);
-  /* sections are separated by form feeds */
+}
+
+/* Stage 6: the exports, from the same analysis; returns whether one went
+   to standard output, which then holds nothing else. */
+static int write_exports(Run *r)
+{
+  const ExportOptions *ex = &r->exports;
+  if (!export_any(ex)) return 0;
+  int nout = export_to_stdout(ex);
+  if (nout > 1) msg_fatal("only one export may go to standard output\n");
+  const Profile *prof = &r->prof;
+  ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
+                     prof->have_hist ? &prof->hist : NULL,
+                     prof->have_arcs ? &prof->cg : NULL,
+                     opt.keep_arcs ? &prof->arc_recs : NULL };
+  export_write_all(ex, &in);
+  return nout != 0;
+}
+
+/* Stage 7: the text reports, separated by form feeds. */
+static void print_reports(Run *r)
+{
+  Profile *prof = &r->prof;
+  CallGraph *cg = &prof->cg;
+  SymTab *syms = &r->syms;
+  double hz = prof->hist.hz;
+  long gran = hist_granularity_bytes(&prof->hist);
   int printed = 0;
   if (opt.traditional) {        /* BSD order: call graph, flat, index */
-    if (graph) { cg_print(cg, &syms, hz, gran); printed = 1; }
-    if (flat) {
+    if (r->graph) { cg_print(cg, syms, hz, gran); printed = 1; }
+    if (r->flat) {
       if (printed) printf("\f\n");
-      flat_print(&prof.hist, &syms);
+      flat_print(&prof->hist, syms);
       printed = 1;
     }
-    if (graph) cg_print_index(cg, &syms);
+    if (r->graph) cg_print_index(cg, syms);
   } else {
-    if (flat) { flat_print(&prof.hist, &syms); printed = 1; }
-    if (graph) {
+    if (r->flat) { flat_print(&prof->hist, syms); printed = 1; }
+    if (r->graph) {
       if (printed) printf("\f\n");
-      cg_print(cg, &syms, hz, gran);
-      cg_print_index(cg, &syms);
+      cg_print(cg, syms, hz, gran);
+      cg_print_index(cg, syms);
       printed = 1;
     }
   }
-  if (exec) {
+  if (r->exec) {
     if (printed) printf("\f\n");
-    ann_print_exec_counts(&syms);
+    ann_print_exec_counts(syms);
     printed = 1;
   }
   /* without call counts of any kind GNU annotates nothing, silently */
-  if ((style & STYLE_ANNO) && (prof.arcs_read || prof.have_bb) && ann_print_source(&syms, printed))
+  if ((r->style & STYLE_ANNO) && (prof->arcs_read || prof->have_bb) && ann_print_source(syms, printed))
     printed = 1;
-  if (style & STYLE_FUNC_ORDER) cg_print_function_ordering(cg, &syms);
-  if (style & STYLE_FILE_ORDER) cg_print_file_ordering(cg, &syms, map.files, map.nfiles);
+  if (r->style & STYLE_FUNC_ORDER) cg_print_function_ordering(cg, syms);
+  if (r->style & STYLE_FILE_ORDER) cg_print_file_ordering(cg, syms, r->map.files, r->map.nfiles);
+}
+
+int main(int argc, char **argv)
+{
+  static Run run;               /* zeroed: no stage has run */
+  Run *r = &run;
+  options_for_startup()->whoami = argv[0];
+  expandargv(&argc, &argv);     /* @FILE: options read from FILE */
+  util_set_name(argv[0]);
+  /* reports run to tens of megabytes: write them in large blocks */
+  static char outbuf[1 << 16];
+  setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+  sym_id_init(&r->specs);
+  export_options_init(&r->exports);
+
+  parse_options(r, argc, argv);
+  open_object(r);
+  read_profiles(r);             /* -i ends the run here */
+  analyse(r);
+  choose_reports(r);
+  if (write_exports(r)) return 0;
+  print_reports(r);
   return 0;
 }

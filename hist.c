@@ -24,18 +24,16 @@ int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highp
 {
   if (hs->nrecs == 0 && !hs->recs) return -1;
   if (strncmp(hs->dimen, dimen, HIST_DIMEN_LEN))
-    fatal("%s: dimension unit changed between histogram records\n"
-          "%s: from '%s'\n%s: to '%s'\n",
-          opt.whoami, opt.whoami, hs->dimen, opt.whoami, dimen);
+    msg_fatal("dimension unit changed between histogram records\n"
+              "%s: from '%s'\n%s: to '%s'\n", opt.whoami, hs->dimen, opt.whoami, dimen);
   if (hs->dimen_abbrev != abbrev)
-    fatal("%s: dimension abbreviation changed between histogram records\n"
-          "%s: from '%c'\n%s: to '%c'\n",
-          opt.whoami, opt.whoami, hs->dimen_abbrev, opt.whoami, abbrev);
+    msg_fatal("dimension abbreviation changed between histogram records\n"
+              "%s: from '%c'\n%s: to '%c'\n", opt.whoami, hs->dimen_abbrev, opt.whoami, abbrev);
   for (size_t i = 0; i < hs->nrecs; i++) {
     const Hist *h = &hs->recs[i];
     if (h->lowpc == lowpc && h->highpc == highpc) {
       if (h->nbins != nbins)
-        fatal("%s: different scales in histogram records", opt.whoami);
+        msg_fatal("different scales in histogram records");
       return (int)i;
     }
   }
@@ -43,13 +41,13 @@ int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highp
   for (size_t i = 0; i < hs->nrecs; i++) {
     const Hist *h = &hs->recs[i];
     if (rec_scale(h->lowpc, h->highpc, h->nbins) != sc)
-      fatal("%s: different scales in histogram records", opt.whoami);
+      msg_fatal("different scales in histogram records");
     if (lowpc < h->highpc && h->lowpc < highpc)
-      fatal("%s: overlapping histogram records\n", opt.whoami);
+      msg_fatal("overlapping histogram records\n");
   }
   if (hs->nrecs >= HIST_MAX_RANGES)
-    fatal("%s: %s: more than %d histogram ranges\n", opt.whoami,
-          filename ? filename : "profile", HIST_MAX_RANGES);
+    msg_fatal("%s: more than %d histogram ranges\n",
+              filename ? filename : "profile", HIST_MAX_RANGES);
   return -1;
 }
 

@@ -77,8 +77,8 @@ static int id_matches(const Obj *ob, const char *manifest)
   int same = has && !memcmp(got, ob->id, ob->idlen);
   for (size_t i = ob->idlen; same && i < sizeof got; i++) same = got[i] == 0;
   if (!same)
-    warn_msg("%s: warning: %s: build-id differs from %s's (rebuilt or replaced since the "
-             "run?): its samples are left out\n", opt.whoami, ob->path, manifest);
+    msg_warn("warning: %s: build-id differs from %s's (rebuilt or replaced since the "
+             "run?): its samples are left out\n", ob->path, manifest);
   return same;
 }
 
@@ -106,12 +106,12 @@ static void read_manifest(Objects *o, const char *profile)
   snprintf(man, dl + sizeof "/manifest", "%s/manifest", dir);
   FILE *f = fopen(man, "r");
   if (!f) {
-    warn_msg("%s: warning: %s: %s\n", opt.whoami, man, strerror(errno));
+    msg_warn("warning: %s: %s\n", man, strerror(errno));
     goto out;
   }
   char line[8192];
   if (!fgets(line, sizeof line, f) || strcmp(line, "libprof-objects 1\n")) {
-    warn_msg("%s: warning: %s: not a libprof-objects 1 manifest\n", opt.whoami, man);
+    msg_warn("warning: %s: not a libprof-objects 1 manifest\n", man);
     fclose(f);
     goto out;
   }
@@ -127,7 +127,7 @@ static void read_manifest(Objects *o, const char *profile)
     if (sscanf(line, "%4095s %129s %llx %llx %llx %n", file, hex, &base, &lo, &hi, &pos) < 5
         || !pos || !line[pos] || strchr(file, '/') || (idlen = parse_id(hex, id)) < 0
         || hi < lo || hi - lo >= OBJ_SPAN || lo >= OBJ_SPAN) {
-      warn_msg("%s: warning: %s: line not understood: %s\n", opt.whoami, man, line);
+      msg_warn("warning: %s: line not understood: %s\n", man, line);
       continue;
     }
     const char *path = line + pos;
@@ -137,8 +137,8 @@ static void read_manifest(Objects *o, const char *profile)
          cannot be read: its time goes to the object as a whole */
       bfd *abfd = open_object(path);
       if (!abfd && strchr(path, '/'))
-        warn_msg("%s: warning: %s: cannot read it: its time is counted for the object as a "
-                 "whole\n", opt.whoami, path);
+        msg_warn("warning: %s: cannot read it: its time is counted for the object as a "
+                 "whole\n", path);
       o->v = xrealloc(o->v, (o->n + 1) * sizeof *o->v);
       ob = &o->v[o->n];
       memset(ob, 0, sizeof *ob);

@@ -40,6 +40,49 @@ _Noreturn void fatal(const char *fmt, ...)
   exit(1);
 }
 
+/* "PROGNAME: " then the message, in one vfprintf (so in one write to an
+   unbuffered stderr, as fatal's): the name goes into the format, its
+   '%'s doubled. */
+static void print_prefixed(const char *fmt, va_list ap)
+{
+  size_t n = strlen(progname), m = strlen(fmt);
+  char *f = malloc(2 * n + 2 + m + 1), *q = f;
+  if (!f) {                     /* no memory: the same bytes, in two writes */
+    fprintf(stderr, "%s: ", progname);
+    vfprintf(stderr, fmt, ap);
+    return;
+  }
+  for (const char *p = progname; *p; p++) {
+    if (*p == '%') *q++ = '%';
+    *q++ = *p;
+  }
+  *q++ = ':'; *q++ = ' ';
+  memcpy(q, fmt, m + 1);
+  vfprintf(stderr, f, ap);
+  free(f);
+}
+
+_Noreturn void msg_fatal(const char *fmt, ...)
+{
+  va_list ap;
+  if (fatal_env && fatal_quiet) longjmp(*fatal_env, 1);
+  fflush(stdout);
+  va_start(ap, fmt);
+  print_prefixed(fmt, ap);
+  va_end(ap);
+  if (fatal_env) longjmp(*fatal_env, 1);
+  exit(1);
+}
+
+void msg_warn(const char *fmt, ...)
+{
+  va_list ap;
+  fflush(stdout);
+  va_start(ap, fmt);
+  print_prefixed(fmt, ap);
+  va_end(ap);
+}
+
 _Noreturn void fatal_perror(const char *name, const char *msg)
 {
   if (*name) fatal("%s: %s\n", name, msg);
@@ -59,7 +102,7 @@ void *xmalloc(size_t n)
 {
   void *p = malloc(n ? n : 1);
   if (!p)
-    fatal("%s: out of memory allocating %zu bytes\n", progname, n);
+    msg_fatal("out of memory allocating %zu bytes\n", n);
   return p;
 }
 
@@ -67,7 +110,7 @@ void *xmalloc_aligned(size_t align, size_t n)
 {
   void *p;
   if (posix_memalign(&p, align, n ? n : 1))
-    fatal("%s: out of memory allocating %zu bytes\n", progname, n);
+    msg_fatal("out of memory allocating %zu bytes\n", n);
   return p;
 }
 
@@ -86,7 +129,7 @@ void *xcalloc(size_t n, size_t m)
 {
   void *p = calloc(n ? n : 1, m ? m : 1);
   if (!p)
-    fatal("%s: out of memory allocating %zu bytes\n", progname, n * m);
+    msg_fatal("out of memory allocating %zu bytes\n", n * m);
   return p;
 }
 
@@ -94,7 +137,7 @@ void *xrealloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
   if (!p)
-    fatal("%s: out of memory allocating %zu bytes\n", progname, n);
+    msg_fatal("out of memory allocating %zu bytes\n", n);
   return p;
 }
 

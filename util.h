@@ -17,6 +17,10 @@ typedef uint64_t vma_t;         /* an address in the profiled program */
 
 void util_set_name(const char *whoami);
 _Noreturn void fatal(const char *fmt, ...);
+/* The same with the program name first, "gprof: MSG" (GNU's usual
+   prefix; messages that start otherwise use fatal and warn_msg). */
+_Noreturn void msg_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "NAME: MSG" as perror prints it: just "MSG" when NAME is empty. */
 _Noreturn void fatal_perror(const char *name, const char *msg);
 
@@ -27,6 +31,7 @@ _Noreturn void fatal_perror(const char *name, const char *msg);
    whatever the interrupted stage had allocated is lost. */
 #include <setjmp.h>
 void util_fatal_trap(jmp_buf *env, int quiet);
+/* As fatal, but the run goes on. */
 void warn_msg(const char *fmt, ...);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
