@@ -216,6 +216,35 @@ static int cmp_total(const void *a, const void *b)
   return name_cmp(x->np, x->name, y->np, y->name);
 }
 
+/* DESIGN's invariants of the assembled graph (a -DGPROF_CHECKS build):
+   every symbol's children and parents runs hold its own arcs; an arc's
+   rank is 0 for a self call, 1 within one cycle, 2 otherwise; cycle
+   members' arrays hold the cycle's members; index numbers are the print
+   order, 1-based. */
+static void check_graph(const CallGraph *cg, const SymTab *tab)
+{
+#ifdef GPROF_CHECKS
+  for (size_t i = 0; i < tab->len; i++) {
+    const Sym *s = &tab->base[i];
+    for (unsigned j = 0; j < s->nchildren; j++) {
+      const Arc *a = s->children[j];
+      INVARIANT(a->parent == s);
+      INVARIANT(a->rank == (a->parent == a->child ? 0
+                            : s->cycle_num && s->cycle_num == a->child->cycle_num ? 1 : 2));
+    }
+    for (unsigned j = 0; j < s->nparents; j++) INVARIANT(s->parents[j]->child == s);
+  }
+  for (int c = 1; c <= cg->ncycles; c++) {
+    INVARIANT(cg->cycles[c].is_cycle);
+    for (size_t j = cg->member_start[c]; j < cg->member_start[c + 1]; j++)
+      INVARIANT(cg->members[j]->cycle_num == c);
+  }
+  for (size_t i = 0; i < cg->norder; i++) INVARIANT(cg->order[i]->index == (int)i + 1);
+#else
+  (void)cg; (void)tab;
+#endif
+}
+
 void cg_assemble(CallGraph *cg, SymTab *tab)
 {
   size_t i, n = tab->len;
@@ -294,4 +323,5 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
   for (i = 0; i < k; i++) v[i]->index = (int)i + 1;
   cg->order = v;
   cg->norder = k;
+  check_graph(cg, tab);
 }

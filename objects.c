@@ -314,9 +314,10 @@ static int debug_file(const Obj *ob, Elf *e)
       snprintf(dir, sizeof dir, "%s", ob->path);
       char *sl = strrchr(dir, '/');
       if (sl) *sl = 0; else strcpy(dir, ".");
-      snprintf(cand[nc++], sizeof cand[0], "%s/%s", dir, link);
-      snprintf(cand[nc++], sizeof cand[0], "%s/.debug/%s", dir, link);
-      snprintf(cand[nc++], sizeof cand[0], "/usr/lib/debug/%s/%s", dir, link);
+      /* (a candidate too long for a path is no candidate) */
+      if (snprintf(cand[nc], sizeof cand[0], "%s/%s", dir, link) < (int)sizeof cand[0]) nc++;
+      if (snprintf(cand[nc], sizeof cand[0], "%s/.debug/%s", dir, link) < (int)sizeof cand[0]) nc++;
+      if (snprintf(cand[nc], sizeof cand[0], "/usr/lib/debug/%s/%s", dir, link) < (int)sizeof cand[0]) nc++;
     }
   }
   for (int i = 0; i < nc; i++) {

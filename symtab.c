@@ -77,6 +77,8 @@ void symtab_finalize(SymTab *tab)
     tab->addrs[i] = s->addr;
     s->cyc_head = s;
     s->end_addr = i + 1 < out ? tab->base[i + 1].addr - 1 : s->addr;
+    /* sorted by address, unique addresses (DESIGN: data structures) */
+    INVARIANT(i == 0 || tab->base[i - 1].addr < s->addr);
   }
 }
 

@@ -413,3 +413,10 @@ int name_cmp(NamePrefix pa, const char *a, NamePrefix pb, const char *b)
   if ((pa.lo & 0xff) == 0) return 0;    /* both end within 16 bytes */
   return strcmp(a + 16, b + 16);
 }
+
+void util_invariant_failed(const char *what, const char *file, int line)
+{
+  fflush(stdout);
+  fprintf(stderr, "gprof: %s:%d: invariant broken: %s\n", file, line, what);
+  abort();
+}

@@ -24,6 +24,17 @@ void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "NAME: MSG" as perror prints it: just "MSG" when NAME is empty. */
 _Noreturn void fatal_perror(const char *name, const char *msg);
 
+/* The invariants doc/DESIGN.md states ("Data structures and invariants"),
+   checked where they are established in the build check-sanitize makes
+   (-DGPROF_CHECKS; make check-sanitize runs the whole suite on it): a
+   broken one aborts, naming the condition and the place. */
+#ifdef GPROF_CHECKS
+#define INVARIANT(cond) ((cond) ? (void)0 : util_invariant_failed(#cond, __FILE__, __LINE__))
+#else
+#define INVARIANT(cond) ((void)0)
+#endif
+_Noreturn void util_invariant_failed(const char *what, const char *file, int line);
+
 /* For the fuzz targets and unit tests: while a trap is set, fatal() (and
    so every x* allocator failure) prints nothing when QUIET, and returns to
    the trap with longjmp instead of ending the process.  The caller owns
