@@ -12,31 +12,7 @@
 #define GROW(v, n, cap) do { if ((n) == (cap)) { (cap) = (cap) ? 2 * (cap) : 256; \
       (v) = xrealloc((v), (cap) * sizeof *(v)); } } while (0)
 
-typedef struct { const unsigned char *p, *end, *start; int bad, big; } Rd;
-
-static uint64_t rd_u(Rd *r, int n)
-{
-  uint64_t v = 0;
-  if (r->end - r->p < n || n > 8) { r->bad = 1; r->p = r->end; return 0; }
-  for (int i = 0; i < n; i++)
-    v |= (uint64_t)(r->big ? r->p[n - 1 - i] : r->p[i]) << (8 * i);
-  r->p += n;
-  return v;
-}
-
-static uint64_t rd_uleb(Rd *r)
-{
-  uint64_t v = 0;
-  int sh = 0;
-  while (r->p < r->end) {
-    unsigned char b = *r->p++;
-    if (sh < 64) v |= (uint64_t)(b & 0x7f) << sh;
-    sh += 7;
-    if (!(b & 0x80)) return v;
-  }
-  r->bad = 1;
-  return v;
-}
+typedef DwRd Rd;
 
 static int64_t rd_sleb(Rd *r)
 {
@@ -149,13 +125,13 @@ static unsigned add_file(DwInfo *dw, const char *dir, const char *name, const ch
 /* One v5 entry-format list's values: path and directory index. */
 static int read_entries(DwInfo *dw, Rd *u, int off8, const char ***out, unsigned **dirs, uint64_t *count)
 {
-  unsigned nfmt = (unsigned)rd_u(u, 1);
+  unsigned nfmt = (unsigned)dw_rd_u(u, 1);
   uint64_t fmt[2 * 256];
   for (unsigned i = 0; i < nfmt; i++) {
-    fmt[2 * i] = rd_uleb(u);
-    fmt[2 * i + 1] = rd_uleb(u);
+    fmt[2 * i] = dw_rd_uleb(u);
+    fmt[2 * i + 1] = dw_rd_uleb(u);
   }
-  uint64_t n = rd_uleb(u);
+  uint64_t n = dw_rd_uleb(u);
   if (u->bad || n > (uint64_t)(u->end - u->p)) return 0;
   *out = xcalloc(n + 1, sizeof **out);
   *dirs = xcalloc(n + 1, sizeof **dirs);
@@ -166,15 +142,15 @@ static int read_entries(DwInfo *dw, Rd *u, int off8, const char ***out, unsigned
       const char *s = NULL;
       switch (form) {
       case 0x08: s = rd_cstr(u); break;                                  /* string */
-      case 0x1f: s = sec_str(&dw->line_str, rd_u(u, off8 ? 8 : 4)); break; /* line_strp */
-      case 0x0e: s = sec_str(&dw->str, rd_u(u, off8 ? 8 : 4)); break;    /* strp */
-      case 0x0f: v = rd_uleb(u); break;                                  /* udata */
-      case 0x0b: v = rd_u(u, 1); break;
-      case 0x05: v = rd_u(u, 2); break;
-      case 0x06: v = rd_u(u, 4); break;
-      case 0x07: v = rd_u(u, 8); break;
+      case 0x1f: s = sec_str(&dw->line_str, dw_rd_u(u, off8 ? 8 : 4)); break; /* line_strp */
+      case 0x0e: s = sec_str(&dw->str, dw_rd_u(u, off8 ? 8 : 4)); break;    /* strp */
+      case 0x0f: v = dw_rd_uleb(u); break;                                  /* udata */
+      case 0x0b: v = dw_rd_u(u, 1); break;
+      case 0x05: v = dw_rd_u(u, 2); break;
+      case 0x06: v = dw_rd_u(u, 4); break;
+      case 0x07: v = dw_rd_u(u, 8); break;
       case 0x1e: u->p += 16; if (u->p > u->end) u->bad = 1; break;        /* data16 */
-      case 0x09: { uint64_t l = rd_uleb(u); if (l > (uint64_t)(u->end - u->p)) u->bad = 1; else u->p += l; break; }
+      case 0x09: { uint64_t l = dw_rd_uleb(u); if (l > (uint64_t)(u->end - u->p)) u->bad = 1; else u->p += l; break; }
       default: return 0;
       }
       if (u->bad) return 0;
@@ -190,31 +166,31 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
 {
   if (off >= dw->line.len) return 0;
   Rd r = { dw->line.buf + off, dw->line.buf + dw->line.len, dw->line.buf, 0, dw->big };
-  uint64_t ulen = rd_u(&r, 4);
+  uint64_t ulen = dw_rd_u(&r, 4);
   int off8 = 0;
-  if (ulen == 0xffffffffu) { ulen = rd_u(&r, 8); off8 = 1; }
+  if (ulen == 0xffffffffu) { ulen = dw_rd_u(&r, 8); off8 = 1; }
   if (r.bad || ulen > (uint64_t)(r.end - r.p)) return 0;
   Rd u = { r.p, r.p + ulen, r.start, 0, dw->big };
-  unsigned version = (unsigned)rd_u(&u, 2);
+  unsigned version = (unsigned)dw_rd_u(&u, 2);
   int asz = addr_size;
   if (version < 2 || version > 5) return 0;
   if (version >= 5) {
-    asz = (int)rd_u(&u, 1);
-    if (rd_u(&u, 1)) return 0;                      /* segment selectors */
+    asz = (int)dw_rd_u(&u, 1);
+    if (dw_rd_u(&u, 1)) return 0;                      /* segment selectors */
   }
-  uint64_t hlen = rd_u(&u, off8 ? 8 : 4);
+  uint64_t hlen = dw_rd_u(&u, off8 ? 8 : 4);
   if (u.bad || hlen > (uint64_t)(u.end - u.p)) return 0;
   const unsigned char *prog = u.p + hlen;
-  unsigned min_insn = (unsigned)rd_u(&u, 1);
+  unsigned min_insn = (unsigned)dw_rd_u(&u, 1);
   unsigned max_ops = 1;
-  if (version >= 4) max_ops = (unsigned)rd_u(&u, 1);
-  int def_stmt = (int)rd_u(&u, 1);
-  int line_base = (signed char)rd_u(&u, 1);
-  unsigned line_range = (unsigned)rd_u(&u, 1);
-  unsigned opcode_base = (unsigned)rd_u(&u, 1);
+  if (version >= 4) max_ops = (unsigned)dw_rd_u(&u, 1);
+  int def_stmt = (int)dw_rd_u(&u, 1);
+  int line_base = (signed char)dw_rd_u(&u, 1);
+  unsigned line_range = (unsigned)dw_rd_u(&u, 1);
+  unsigned opcode_base = (unsigned)dw_rd_u(&u, 1);
   unsigned char std_len[256];
   memset(std_len, 0, sizeof std_len);
-  for (unsigned i = 1; i < opcode_base; i++) std_len[i] = (unsigned char)rd_u(&u, 1);
+  for (unsigned i = 1; i < opcode_base; i++) std_len[i] = (unsigned char)dw_rd_u(&u, 1);
   if (u.bad || line_range == 0 || max_ops != 1 || opcode_base == 0 || (asz != 4 && asz != 8))
     return 0;
   /* file table: index -> DwInfo.files */
@@ -248,9 +224,9 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
       const char *s = rd_cstr(&u);
       if (u.bad) return 0;
       if (!*s) break;
-      uint64_t d = rd_uleb(&u);
-      rd_uleb(&u);
-      rd_uleb(&u);
+      uint64_t d = dw_rd_uleb(&u);
+      dw_rd_uleb(&u);
+      dw_rd_uleb(&u);
       GROW(fmap, nf, capf);
       fmap[nf++] = add_file(dw, d == 0 ? NULL : d <= nd ? dirs[d - 1] : "", s, comp_dir);
     }
@@ -286,7 +262,7 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
     }
     switch (op) {
     case 0: {
-      uint64_t n = rd_uleb(&u);
+      uint64_t n = dw_rd_uleb(&u);
       if (n == 0 || n > (uint64_t)(u.end - u.p)) { u.bad = 1; break; }
       const unsigned char *next = u.p + n;
       unsigned sub = *u.p++;
@@ -298,9 +274,9 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
         addr = 0; file = file0; line = 1; stmt = def_stmt; disc = 0;
       } else if (sub == 2) {
         if (n - 1 != (uint64_t)asz) { u.bad = 1; break; }
-        addr = (vma_t)rd_u(&u, (int)(n - 1));
+        addr = (vma_t)dw_rd_u(&u, (int)(n - 1));
       } else if (sub == 4) {
-        disc = (unsigned)rd_uleb(&u);
+        disc = (unsigned)dw_rd_uleb(&u);
       } else if (sub == 3) {
         u.bad = 1;                                 /* DW_LNE_define_file: not here */
       }
@@ -308,18 +284,18 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
       break;
     }
     case 1: EMIT(0); disc = 0; break;
-    case 2: addr += (vma_t)rd_uleb(&u) * min_insn; break;
+    case 2: addr += (vma_t)dw_rd_uleb(&u) * min_insn; break;
     case 3: line += rd_sleb(&u); break;
-    case 4: file = rd_uleb(&u); break;
-    case 5: rd_uleb(&u); break;
+    case 4: file = dw_rd_uleb(&u); break;
+    case 5: dw_rd_uleb(&u); break;
     case 6: stmt = !stmt; break;
     case 7: break;
     case 8: addr += (vma_t)((255 - opcode_base) / line_range) * min_insn; break;
-    case 9: addr += (vma_t)rd_u(&u, 2); break;
+    case 9: addr += (vma_t)dw_rd_u(&u, 2); break;
     case 10: case 11: break;
-    case 12: rd_uleb(&u); break;
+    case 12: dw_rd_uleb(&u); break;
     default:
-      for (unsigned i = 0; i < std_len[op]; i++) rd_uleb(&u);
+      for (unsigned i = 0; i < std_len[op]; i++) dw_rd_uleb(&u);
       break;
     }
   }
@@ -343,7 +319,7 @@ static int read_abbrevs(DwInfo *dw, uint64_t off, AbbrevTab *t)
   if (off >= dw->abbrev.len) return 0;
   Rd r = { dw->abbrev.buf + off, dw->abbrev.buf + dw->abbrev.len, dw->abbrev.buf, 0, dw->big };
   for (;;) {
-    uint64_t code = rd_uleb(&r);
+    uint64_t code = dw_rd_uleb(&r);
     if (r.bad) return 0;
     if (code == 0) return 1;
     if (code > 100000) return 0;
@@ -354,11 +330,11 @@ static int read_abbrevs(DwInfo *dw, uint64_t off, AbbrevTab *t)
       t->n = n2;
     }
     Abbrev *a = &t->v[code];
-    a->tag = rd_uleb(&r);
-    a->children = (int)rd_u(&r, 1);
+    a->tag = dw_rd_uleb(&r);
+    a->children = (int)dw_rd_u(&r, 1);
     size_t cap = 0;
     for (;;) {
-      uint64_t name = rd_uleb(&r), form = rd_uleb(&r);
+      uint64_t name = dw_rd_uleb(&r), form = dw_rd_uleb(&r);
       int64_t ic = 0;
       if (form == 0x21) ic = rd_sleb(&r);
       if (r.bad) return 0;
@@ -390,33 +366,33 @@ static int read_form(DwInfo *dw, Rd *r, const Unit *cu, uint64_t form, int64_t i
   *s = NULL;
   *is_ref = *is_addr = 0;
   switch (form) {
-  case 0x01: *v = rd_u(r, cu->asz); *is_addr = 1; return 1;           /* addr */
-  case 0x0b: *v = rd_u(r, 1); return 1;
-  case 0x05: *v = rd_u(r, 2); return 1;
-  case 0x06: *v = rd_u(r, 4); return 1;
-  case 0x07: *v = rd_u(r, 8); return 1;
+  case 0x01: *v = dw_rd_u(r, cu->asz); *is_addr = 1; return 1;           /* addr */
+  case 0x0b: *v = dw_rd_u(r, 1); return 1;
+  case 0x05: *v = dw_rd_u(r, 2); return 1;
+  case 0x06: *v = dw_rd_u(r, 4); return 1;
+  case 0x07: *v = dw_rd_u(r, 8); return 1;
   case 0x1e: r->p += 16; if (r->p > r->end) r->bad = 1; return 1;
   case 0x0d: *v = (uint64_t)rd_sleb(r); return 1;
-  case 0x0f: *v = rd_uleb(r); return 1;
+  case 0x0f: *v = dw_rd_uleb(r); return 1;
   case 0x08: *s = rd_cstr(r); return 1;
-  case 0x0e: *s = sec_str(&dw->str, rd_u(r, cu->off8 ? 8 : 4)); return 1;
-  case 0x1f: *s = sec_str(&dw->line_str, rd_u(r, cu->off8 ? 8 : 4)); return 1;
-  case 0x0c: *v = rd_u(r, 1) != 0; return 1;
+  case 0x0e: *s = sec_str(&dw->str, dw_rd_u(r, cu->off8 ? 8 : 4)); return 1;
+  case 0x1f: *s = sec_str(&dw->line_str, dw_rd_u(r, cu->off8 ? 8 : 4)); return 1;
+  case 0x0c: *v = dw_rd_u(r, 1) != 0; return 1;
   case 0x19: *v = 1; return 1;
-  case 0x11: *v = cu->cu_off + rd_u(r, 1); *is_ref = 1; return 1;
-  case 0x12: *v = cu->cu_off + rd_u(r, 2); *is_ref = 1; return 1;
-  case 0x13: *v = cu->cu_off + rd_u(r, 4); *is_ref = 1; return 1;
-  case 0x14: *v = cu->cu_off + rd_u(r, 8); *is_ref = 1; return 1;
-  case 0x15: *v = cu->cu_off + rd_uleb(r); *is_ref = 1; return 1;
-  case 0x10: *v = rd_u(r, cu->version <= 2 ? cu->asz : cu->off8 ? 8 : 4); *is_ref = 1; return 1;
-  case 0x20: rd_u(r, 8); return 1;                                   /* ref_sig8 */
-  case 0x17: *v = rd_u(r, cu->off8 ? 8 : 4); return 1;               /* sec_offset */
-  case 0x18: case 0x09: { uint64_t l = rd_uleb(r); if (l > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += l; return 1; }
-  case 0x0a: { uint64_t l = rd_u(r, 1); if (l > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += l; return 1; }
-  case 0x03: { uint64_t l = rd_u(r, 2); if (l > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += l; return 1; }
-  case 0x04: { uint64_t l = rd_u(r, 4); if (l > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += l; return 1; }
+  case 0x11: *v = cu->cu_off + dw_rd_u(r, 1); *is_ref = 1; return 1;
+  case 0x12: *v = cu->cu_off + dw_rd_u(r, 2); *is_ref = 1; return 1;
+  case 0x13: *v = cu->cu_off + dw_rd_u(r, 4); *is_ref = 1; return 1;
+  case 0x14: *v = cu->cu_off + dw_rd_u(r, 8); *is_ref = 1; return 1;
+  case 0x15: *v = cu->cu_off + dw_rd_uleb(r); *is_ref = 1; return 1;
+  case 0x10: *v = dw_rd_u(r, cu->version <= 2 ? cu->asz : cu->off8 ? 8 : 4); *is_ref = 1; return 1;
+  case 0x20: dw_rd_u(r, 8); return 1;                                   /* ref_sig8 */
+  case 0x17: *v = dw_rd_u(r, cu->off8 ? 8 : 4); return 1;               /* sec_offset */
+  case 0x18: case 0x09: { uint64_t l = dw_rd_uleb(r); if (l > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += l; return 1; }
+  case 0x0a: { uint64_t l = dw_rd_u(r, 1); if (l > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += l; return 1; }
+  case 0x03: { uint64_t l = dw_rd_u(r, 2); if (l > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += l; return 1; }
+  case 0x04: { uint64_t l = dw_rd_u(r, 4); if (l > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += l; return 1; }
   case 0x21: *v = (uint64_t)ic; return 1;                             /* implicit_const */
-  case 0x22: case 0x23: *v = rd_uleb(r); return 1;                    /* loclistx, rnglistx */
+  case 0x22: case 0x23: *v = dw_rd_uleb(r); return 1;                    /* loclistx, rnglistx */
   default: return 0;            /* strx, addrx, indirect, alt forms: not decoded */
   }
 }
@@ -429,15 +405,15 @@ static int read_ranges(DwInfo *dw, const Unit *cu, uint64_t off, vma_t base, siz
     if (off >= dw->rnglists.len) return 0;
     Rd r = { dw->rnglists.buf + off, dw->rnglists.buf + dw->rnglists.len, dw->rnglists.buf, 0, dw->big };
     for (;;) {
-      unsigned k = (unsigned)rd_u(&r, 1);
+      unsigned k = (unsigned)dw_rd_u(&r, 1);
       vma_t lo, hi;
       if (r.bad) return 0;
       switch (k) {
       case 0: return 1;
-      case 4: lo = base + rd_uleb(&r); hi = base + rd_uleb(&r); break;
-      case 5: base = rd_u(&r, cu->asz); continue;
-      case 6: lo = rd_u(&r, cu->asz); hi = rd_u(&r, cu->asz); break;
-      case 7: lo = rd_u(&r, cu->asz); hi = lo + rd_uleb(&r); break;
+      case 4: lo = base + dw_rd_uleb(&r); hi = base + dw_rd_uleb(&r); break;
+      case 5: base = dw_rd_u(&r, cu->asz); continue;
+      case 6: lo = dw_rd_u(&r, cu->asz); hi = dw_rd_u(&r, cu->asz); break;
+      case 7: lo = dw_rd_u(&r, cu->asz); hi = lo + dw_rd_uleb(&r); break;
       default: return 0;        /* indexed forms (.debug_addr): not decoded */
       }
       if (r.bad) return 0;
@@ -452,7 +428,7 @@ static int read_ranges(DwInfo *dw, const Unit *cu, uint64_t off, vma_t base, siz
   Rd r = { dw->rsec.buf + off, dw->rsec.buf + dw->rsec.len, dw->rsec.buf, 0, dw->big };
   vma_t maxa = cu->asz == 8 ? ~(vma_t)0 : 0xffffffffu;
   for (;;) {
-    vma_t lo = rd_u(&r, cu->asz), hi = rd_u(&r, cu->asz);
+    vma_t lo = dw_rd_u(&r, cu->asz), hi = dw_rd_u(&r, cu->asz);
     if (r.bad) return 0;
     if (lo == 0 && hi == 0) return 1;
     if (lo == maxa) { base = hi; continue; }
@@ -474,7 +450,7 @@ static int read_unit_dies(DwInfo *dw, Rd *u, const Unit *cu0, const AbbrevTab *a
   vma_t cu_base = 0;
   while (u->p < u->end) {
     uint64_t off = (uint64_t)(u->p - dw->info.buf);
-    uint64_t code = rd_uleb(u);
+    uint64_t code = dw_rd_uleb(u);
     if (u->bad) return 0;
     if (code == 0) {
       if (depth == 0) return !first;
@@ -528,7 +504,7 @@ static int read_unit_dies(DwInfo *dw, Rd *u, const Unit *cu0, const AbbrevTab *a
           uint64_t at = cu.rnglists_base + ranges * (cu.off8 ? 8 : 4);
           if (at >= dw->rnglists.len) return 0;
           x.p += at;
-          ranges = cu.rnglists_base + rd_u(&x, cu.off8 ? 8 : 4);
+          ranges = cu.rnglists_base + dw_rd_u(&x, cu.off8 ? 8 : 4);
           if (x.bad) return 0;
         }
         fn->has_pc = 1;
@@ -558,20 +534,20 @@ static int read_info(DwInfo *dw)
     Unit cu;
     memset(&cu, 0, sizeof cu);
     cu.cu_off = (uint64_t)(r.p - r.start);
-    uint64_t ulen = rd_u(&r, 4);
-    if (ulen == 0xffffffffu) { ulen = rd_u(&r, 8); cu.off8 = 1; }
+    uint64_t ulen = dw_rd_u(&r, 4);
+    if (ulen == 0xffffffffu) { ulen = dw_rd_u(&r, 8); cu.off8 = 1; }
     if (r.bad || ulen > (uint64_t)(r.end - r.p)) { ok = 0; break; }
     Rd u = { r.p, r.p + ulen, r.start, 0, dw->big };
     r.p += ulen;
-    cu.version = (int)rd_u(&u, 2);
+    cu.version = (int)dw_rd_u(&u, 2);
     uint64_t abbrev_off;
     if (cu.version >= 2 && cu.version <= 4) {
-      abbrev_off = rd_u(&u, cu.off8 ? 8 : 4);
-      cu.asz = (int)rd_u(&u, 1);
+      abbrev_off = dw_rd_u(&u, cu.off8 ? 8 : 4);
+      cu.asz = (int)dw_rd_u(&u, 1);
     } else if (cu.version == 5) {
-      unsigned type = (unsigned)rd_u(&u, 1);
-      cu.asz = (int)rd_u(&u, 1);
-      abbrev_off = rd_u(&u, cu.off8 ? 8 : 4);
+      unsigned type = (unsigned)dw_rd_u(&u, 1);
+      cu.asz = (int)dw_rd_u(&u, 1);
+      abbrev_off = dw_rd_u(&u, cu.off8 ? 8 : 4);
       if (type == 2 || type == 6) continue;   /* type units: no code */
       if (type != 1) { ok = 0; break; }
     } else { ok = 0; break; }

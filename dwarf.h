@@ -12,6 +12,7 @@
  * (core.c). */
 #ifndef DWARF_H
 #define DWARF_H
+#include <stdint.h>
 #include "core.h"
 
 typedef struct {
@@ -22,6 +23,36 @@ typedef struct {
 } DwSeg;
 
 typedef struct DwInfo DwInfo;
+
+/* Reading a DWARF section's bytes, for the modules that decode one
+   (dwarf.c; linesyms.c's row addresses for the BFD walk): fixed-size
+   values in the object's byte order and LEB128, never past END (BAD set
+   and nothing read instead). */
+typedef struct { const unsigned char *p, *end, *start; int bad, big; } DwRd;
+
+static inline uint64_t dw_rd_u(DwRd *r, int n)
+{
+  uint64_t v = 0;
+  if (r->end - r->p < n || n > 8) { r->bad = 1; r->p = r->end; return 0; }
+  for (int i = 0; i < n; i++)
+    v |= (uint64_t)(r->big ? r->p[n - 1 - i] : r->p[i]) << (8 * i);
+  r->p += n;
+  return v;
+}
+
+static inline uint64_t dw_rd_uleb(DwRd *r)
+{
+  uint64_t v = 0;
+  int sh = 0;
+  while (r->p < r->end) {
+    unsigned char b = *r->p++;
+    if (sh < 64) v |= (uint64_t)(b & 0x7f) << sh;
+    sh += 7;
+    if (!(b & 0x80)) return v;
+  }
+  r->bad = 1;
+  return v;
+}
 
 DwInfo *dw_open(Core *core);
 /* The pieces covering [lo, hi), the first at lo; *N is their count.  Call

@@ -27,61 +27,35 @@ static int cmp_vma(const void *a, const void *b)
 }
 
 /* ---- .debug_line: only where rows start, not what they say ---- */
-typedef struct { const unsigned char *p, *end; int bad, big; } Rd;
-
-static uint64_t rd_u(Rd *r, int n)
-{
-  uint64_t v = 0;
-  if (r->end - r->p < n) { r->bad = 1; r->p = r->end; return 0; }
-  for (int i = 0; i < n; i++)
-    v |= (uint64_t)(r->big ? r->p[n - 1 - i] : r->p[i]) << (8 * i);
-  r->p += n;
-  return v;
-}
-
-static uint64_t rd_uleb(Rd *r)
-{
-  uint64_t v = 0;
-  int sh = 0;
-  while (r->p < r->end) {
-    unsigned char b = *r->p++;
-    if (sh < 64) v |= (uint64_t)(b & 0x7f) << sh;
-    sh += 7;
-    if (!(b & 0x80)) return v;
-  }
-  r->bad = 1;
-  return v;
-}
-
 /* Appends the address of every row and of every sequence end of the line
    programs in SEC (BUF of LEN bytes); 0 if a header cannot be read. */
 static int line_rows(const unsigned char *buf, size_t len, int big, int addr_size, AddrVec *out)
 {
-  Rd r = { buf, buf + len, 0, big };
+  DwRd r = { buf, buf + len, buf, 0, big };
   while (r.p < r.end) {
-    uint64_t ulen = rd_u(&r, 4);
+    uint64_t ulen = dw_rd_u(&r, 4);
     int off8 = 0;
-    if (ulen == 0xffffffffu) { ulen = rd_u(&r, 8); off8 = 1; }
+    if (ulen == 0xffffffffu) { ulen = dw_rd_u(&r, 8); off8 = 1; }
     if (r.bad || ulen > (uint64_t)(r.end - r.p)) return 0;
     const unsigned char *unit_end = r.p + ulen;
-    Rd u = { r.p, unit_end, 0, big };
+    DwRd u = { r.p, unit_end, buf, 0, big };
     r.p = unit_end;
-    unsigned version = (unsigned)rd_u(&u, 2);
+    unsigned version = (unsigned)dw_rd_u(&u, 2);
     int asz = addr_size;
     if (version < 2 || version > 5) return 0;
-    if (version >= 5) { asz = (int)rd_u(&u, 1); rd_u(&u, 1); }
-    uint64_t hlen = rd_u(&u, off8 ? 8 : 4);
+    if (version >= 5) { asz = (int)dw_rd_u(&u, 1); dw_rd_u(&u, 1); }
+    uint64_t hlen = dw_rd_u(&u, off8 ? 8 : 4);
     if (u.bad || hlen > (uint64_t)(u.end - u.p)) return 0;
     const unsigned char *prog = u.p + hlen;
-    unsigned min_insn = (unsigned)rd_u(&u, 1);
-    if (version >= 4) rd_u(&u, 1);                  /* max ops per insn */
-    rd_u(&u, 1);                                    /* default is_stmt */
-    rd_u(&u, 1);                                    /* line base */
-    unsigned line_range = (unsigned)rd_u(&u, 1);
-    unsigned opcode_base = (unsigned)rd_u(&u, 1);
+    unsigned min_insn = (unsigned)dw_rd_u(&u, 1);
+    if (version >= 4) dw_rd_u(&u, 1);                  /* max ops per insn */
+    dw_rd_u(&u, 1);                                    /* default is_stmt */
+    dw_rd_u(&u, 1);                                    /* line base */
+    unsigned line_range = (unsigned)dw_rd_u(&u, 1);
+    unsigned opcode_base = (unsigned)dw_rd_u(&u, 1);
     unsigned char std_len[256];
     memset(std_len, 0, sizeof std_len);
-    for (unsigned i = 1; i < opcode_base; i++) std_len[i] = (unsigned char)rd_u(&u, 1);
+    for (unsigned i = 1; i < opcode_base; i++) std_len[i] = (unsigned char)dw_rd_u(&u, 1);
     if (u.bad || line_range == 0 || (asz != 4 && asz != 8 && asz != 2)) return 0;
     u.p = prog;
     vma_t addr = 0;
@@ -94,21 +68,21 @@ static int line_rows(const unsigned char *buf, size_t len, int big, int addr_siz
       }
       switch (op) {
       case 0: {
-        uint64_t n = rd_uleb(&u);
+        uint64_t n = dw_rd_uleb(&u);
         if (n == 0 || n > (uint64_t)(u.end - u.p)) { u.bad = 1; break; }
         const unsigned char *next = u.p + n;
         unsigned sub = *u.p++;
         if (sub == 1) { addr_push(out, addr); addr = 0; }
-        else if (sub == 2) addr = (vma_t)rd_u(&u, (int)(n - 1));
+        else if (sub == 2) addr = (vma_t)dw_rd_u(&u, (int)(n - 1));
         u.p = next;
         break;
       }
       case 1: addr_push(out, addr); break;
-      case 2: addr += (vma_t)rd_uleb(&u) * min_insn; break;
+      case 2: addr += (vma_t)dw_rd_uleb(&u) * min_insn; break;
       case 8: addr += (vma_t)((255 - opcode_base) / line_range) * min_insn; break;
-      case 9: addr += (vma_t)rd_u(&u, 2); break;
+      case 9: addr += (vma_t)dw_rd_u(&u, 2); break;
       default:
-        for (unsigned i = 0; i < std_len[op]; i++) rd_uleb(&u);
+        for (unsigned i = 0; i < std_len[op]; i++) dw_rd_uleb(&u);
         break;
       }
     }
