@@ -4,14 +4,9 @@
 # and, for files without one, only when the file's histogram or all its
 # arcs lie outside the object's code.  GNU gprof reads the files the same
 # with the id as without.  Prints "ok ..." / "FAIL ..." lines.
-top=$(cd "$(dirname "$0")/../.." && pwd)
-here=$top/tests/libprof
-G=${GPROF:-$top/gprof}
-w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
-cd "$w"
+. "$(dirname "$0")/common.sh"
 # run as plain `gprof`, as the messages start with argv[0]
 mkdir bin && ln -s "$G" bin/gprof && PATH=$w/bin:$PATH && G=gprof
-say() { if [ "$1" = 0 ]; then echo "ok $2"; else echo "FAIL $2"; fi; }
 id8() { # object -> the first 8 bytes of its build-id, in hex
   readelf -n "$1" | sed -n 's/.*Build ID: \(................\).*/\1/p'
 }

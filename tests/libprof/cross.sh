@@ -17,20 +17,8 @@
 # "bl _mcount" (x30 is still the function's return address there, and
 # x0 is free: the call is an ordinary one for the compiler).
 arch=$1
-top=$(cd "$(dirname "$0")/../.." && pwd)
-here=$top/tests/libprof
-G=${GPROF:-$top/gprof}
-w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
-cd "$w"
-say() { if [ "$1" = 0 ]; then echo "ok $arch: $2"; else echo "FAIL $arch: $2"; fi; }
-calls() { # binary gmon function -> call count in the flat profile
-  "$G" -b -p "$1" "$2" | awk -v f="$3" '$NF == f && NF >= 7 {print $4}'
-}
-agree() { # our gprof and GNU gprof print the same report
-  [ -x /usr/bin/gprof ] || return 0
-  "$G" -b "$1" "$2" > ours.txt 2>&1; /usr/bin/gprof -b "$1" "$2" > gnu.txt 2>&1
-  cmp -s ours.txt gnu.txt
-}
+. "$(dirname "$0")/common.sh"
+say_prefix="$arch: "
 
 case $arch in
   i386)

@@ -5,15 +5,7 @@
 # of a write, the program's own profiling timer, settings that make no
 # sense, long prefixes, threads that block every signal, ten thousand
 # live threads.  Prints "ok ..." / "FAIL ..." lines like run.sh.
-top=$(cd "$(dirname "$0")/../.." && pwd)
-here=$top/tests/libprof
-G=${GPROF:-$top/gprof}
-w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
-cd "$w"
-say() { if [ "$1" = 0 ]; then echo "ok $2"; else echo "FAIL $2"; fi; }
-calls() { # binary gmon function -> call count in the flat profile
-  "$G" -b -p "$1" "$2" | awk -v f="$3" '$NF == f && NF >= 7 {print $4}'
-}
+. "$(dirname "$0")/common.sh"
 lp="-L$top/libprof -lprof -lpthread"
 cc -O1 -pg "$here/known.c" -o known $lp
 cc -O1 -pg -I"$top/libprof" "$here/snap.c" -o snap $lp

@@ -2,20 +2,8 @@
 # libprof tests: programs built with gcc -pg against libprof/libprof.a, run,
 # and their gmon.out checked with our gprof (and GNU gprof when present).
 # Prints "ok ..." / "FAIL ..." lines; run.sh in tests/ counts them.
-top=$(cd "$(dirname "$0")/../.." && pwd)
-here=$top/tests/libprof
-G=${GPROF:-$top/gprof}
-w=$(mktemp -d); hogs=""; trap 'kill $hogs 2> /dev/null; rm -rf "$w"' EXIT
-cd "$w"
-say() { if [ "$1" = 0 ]; then echo "ok $2"; else echo "FAIL $2"; fi; }
-calls() { # binary gmon function -> call count in the flat profile
-  "$G" -b -p "$1" "$2" | awk -v f="$3" '$NF == f && NF >= 7 {print $4}'
-}
-agree() { # our gprof and GNU gprof print the same report
-  [ -x /usr/bin/gprof ] || return 0
-  "$G" -b "$1" "$2" > ours.txt 2>&1; /usr/bin/gprof -b "$1" "$2" > gnu.txt 2>&1
-  cmp -s ours.txt gnu.txt
-}
+. "$(dirname "$0")/common.sh"
+hogs=""; trap 'kill $hogs 2> /dev/null; rm -rf "$w"' EXIT
 
 for mode in pie nopie static fentry; do
   case $mode in
