@@ -332,7 +332,8 @@ static int write_objects(const char *path)
   static char dir[4200], file[4600];
   static char names[OBJ_MAX][64];
   static const char *files[OBJ_MAX];
-  objects_scan(0);
+  /* no rescan here: this may run in a fatal signal's handler, and
+     dl_iterate_phdr takes the loader's lock; the poller keeps the map */
   if (make_name(dir, sizeof dir, path, ".objects", -1)) return ENAMETOOLONG;
   struct stat st;
   if (mkdir(dir, 0777) != 0 && (errno != EEXIST || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
