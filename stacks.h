@@ -1,0 +1,73 @@
+/* stacks.h -- the real stacks libprof samples (LIBPROF_STACKS=DEPTH):
+ * PROFILE.stacks beside each profile file, read and resolved to the
+ * symbol table, for the exports (--folded, --flame, --pprof) and the
+ * measured inclusive times (--stack-times).  The file's format is in
+ * doc/DESIGN.md, "Stacks".
+ *
+ * Lifetime: stacks_load in the object stage (after objects_load, before
+ * the symspecs: it may add other objects' symbols to the table, as
+ * objects.c does); stacks_resolve after the analysis (after
+ * objects_settle, when no symbol moves any more). */
+#ifndef STACKS_H
+#define STACKS_H
+#include <stdint.h>
+#include "symtab.h"
+#include "objects.h"
+
+typedef struct {
+  char *path;                   /* as the stack file names it */
+  unsigned char id[20];
+  size_t idlen;                 /* 0: no build-id */
+  vma_t base;                   /* load bias at run time */
+  vma_t lo, hi;                 /* run-time text */
+  vma_t shift;                  /* symbol-table address = PC - base + shift */
+  int known;                    /* its symbols are in the table */
+} StackObj;
+
+typedef struct {
+  uint32_t tid;
+  char *name;                   /* "" when the file has none */
+} StackThread;
+
+typedef struct {
+  uint32_t tid;
+  uint64_t count;               /* samples with exactly this stack */
+  char end;                     /* 'c' complete, 't' truncated, 'b' broken */
+  uint32_t n;                   /* frames, >= 1 */
+  size_t first;                 /* frames [first, first + n) of Stacks, leaf first */
+} Stack;
+
+typedef struct {
+  int present;                  /* a stack file was read */
+  int hz, depth;
+  uint64_t samples, dropped;    /* summed over the files */
+  StackObj *objs;               /* the union of the files' objects; */
+  size_t nobjs;                 /* [0] is the program */
+  StackThread *threads;
+  size_t nthreads;
+  Stack *v;                     /* identical stacks of one thread merged */
+  size_t n;
+  /* per frame, leaf first within each stack: */
+  uint64_t *pc;                 /* as recorded (run time) */
+  uint32_t *obj;                /* index into objs, or UINT32_MAX: none */
+  vma_t *addr;                  /* symbol-table address looked up (a return
+                                   address minus 1), 0 when no object */
+  Sym **sym;                    /* after stacks_resolve: the function (never
+                                   a -l line symbol), or NULL */
+  size_t nframes;
+} Stacks;
+
+/* Reads FILES[k].stacks for each profile file that has one (none: st->present
+   stays 0).  Objects other than the program are matched to those OBJS
+   holds or added to it and to TAB.  A malformed file: "gprof: F: ..."
+   and exit 1. */
+void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles);
+/* Each frame's function in TAB (after the analysis). */
+void stacks_resolve(Stacks *st, const SymTab *tab);
+/* The name a frame prints under: its function's report name, else
+   "[object]" (its object's file name), else "0xPC".  Owned by ST. */
+const char *stacks_frame_name(Stacks *st, size_t frame);
+/* Samples in all stacks (the sum of counts). */
+uint64_t stacks_total(const Stacks *st);
+void stacks_free(Stacks *st);
+#endif
