@@ -6,6 +6,7 @@
 #include "export_dot.h"
 #include "export_callgrind.h"
 #include "export_json.h"
+#include "export_pprof.h"
 
 static void write_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
@@ -24,6 +25,12 @@ static void write_json(FILE *f, const ExportInput *in, const ExportOptions *eo)
   export_json(f, in);
 }
 
+static void write_pprof(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_pprof(f, in);
+}
+
 /* The exports, in the order they are opened and written. */
 const ExportKind export_kinds[] = {
   { "dot", "gprof.dot", write_dot, 1, 0 },
@@ -31,6 +38,8 @@ const ExportKind export_kinds[] = {
   { "callgrind", "callgrind.out.gprof", write_callgrind, 1,
     EXPORT_NEEDS_ARC_RECS | EXPORT_NEEDS_BINS },
   { "json", "gprof.json", write_json, 1, 0 },
+  /* gzip data: to standard output as gzip -c writes it, not to a terminal */
+  { "pprof", "gprof.pb.gz", write_pprof, EXPORT_STDOUT_BINARY, 0 },
 };
 #define EXPORT_KINDS ((int)(sizeof export_kinds / sizeof export_kinds[0]))
 const int export_nkinds = EXPORT_KINDS;

@@ -1,6 +1,7 @@
 /* export.h -- the analysis as data for other tools: Graphviz DOT
  * (--dot, export_dot.h), the callgrind profile format (--callgrind,
- * export_callgrind.h) and JSON (--json, export_json.h).
+ * export_callgrind.h), JSON (--json, export_json.h) and pprof's gzipped
+ * profile.proto (--pprof, export_pprof.h).
  *
  * The exports are the rows of one table (export_kinds, in export.c): an
  * export is added by adding a row; the driver makes each row's long
@@ -10,7 +11,8 @@
  * (util.h AtomicFile): all are opened first, then written, then renamed
  * into place; a file that cannot be opened stops the run before anything
  * is written, with "gprof: FILE: reason" and status 1.  FILE "-" is
- * standard output. */
+ * standard output.  pprof's profile.proto (--pprof, export_pprof.h) is
+ * the one binary export. */
 #ifndef EXPORT_H
 #define EXPORT_H
 #include "export_common.h"
@@ -23,11 +25,15 @@ enum {
   EXPORT_NEEDS_BINS = 2         /* the histogram bins after assignment */
 };
 
+enum { EXPORT_STDOUT_BINARY = 2 };
+
 typedef struct {
   const char *name;             /* the long option: --NAME[=FILE] */
   const char *default_file;     /* FILE when none is given */
   ExportWriter *write;
-  int to_stdout;                /* may FILE be "-" (standard output)? */
+  int to_stdout;                /* may FILE be "-" (standard output)?
+                                   EXPORT_STDOUT_BINARY: yes, but not
+                                   when that is a terminal */
   unsigned needs;               /* EXPORT_NEEDS_* */
 } ExportKind;
 

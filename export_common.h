@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "cg_arcs.h"
 #include "call_graph.h"
+#include "stacks.h"
 
 /* What the exports are given: the driver's state after the analysis. */
 typedef struct {
@@ -23,6 +24,7 @@ typedef struct {
   const CallGraph *cg;          /* NULL without call-graph records */
   const ArcRecs *arc_recs;      /* the arc records as read (call sites), or
                                    NULL when not kept */
+  const Stacks *stacks;         /* the sampled stacks (stacks.h), or NULL */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "options.h"
 #include "corefile.h"
 #include "linesyms.h"
@@ -115,6 +116,7 @@ static void usage(FILE *f, int status)
       "holds only that):\n"
       "\t[--dot[=FILE]] [--node-threshold=PCT] [--edge-threshold=PCT]\n"
       "\t[--max-nodes=N] [--dot-full-names]\n\t[--callgrind[=FILE]] [--json[=FILE]]\n"
+      "\t[--pprof[=FILE]] (pprof's profile.proto, gzipped)\n"
       "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
       "\t[--objects]\n");
   exit(status);
@@ -296,6 +298,9 @@ static void parse_options(Run *r, int argc, char **argv)
         const ExportKind *x = &export_kinds[c - EXPORT_OPT];
         if (optarg && !strcmp(optarg, "-") && !x->to_stdout)
           msg_fatal("--%s cannot write to standard output\n", x->name);
+        /* as gzip: compressed data is not sent to a terminal */
+        if (optarg && !strcmp(optarg, "-") && x->to_stdout == EXPORT_STDOUT_BINARY && isatty(1))
+          msg_fatal("--%s: binary data not written to a terminal\n", x->name);
         ex->target[c - EXPORT_OPT] = optarg ? optarg : x->default_file;
       }
       break;
@@ -407,7 +412,7 @@ static int write_exports(Run *r)
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
                      prof->have_hist ? &prof->hist : NULL,
                      prof->have_arcs ? &prof->cg : NULL,
-                     opt.keep_arcs ? &prof->arc_recs : NULL };
+                     opt.keep_arcs ? &prof->arc_recs : NULL, NULL };
   export_write_all(ex, &in);
   return nout != 0;
 }
