@@ -131,3 +131,45 @@ fi
 #    decoded and read by pprof.
 b=$OUT/big; $py tools/synth.py 20000 200000 5 $b > /dev/null && echo gmon.out > $b/files
 check "20000 functions" $b "-b"
+
+# 5. With stacks (PROFILE.stacks; stacks.c): a sample per stack, leaf
+#    first, labelled with its thread; a mapping per object; the arcs too.
+#    stackgen.py's hand-made file (a PIE program, a shared library and its
+#    padding, the vdso, a missing object, PCs in no object, two threads);
+#    then a program built here against libprof and run with
+#    LIBPROF_STACKS=64, whose stacks with their leaf in the program add up
+#    to the histogram.
+# STACKCHECK WHAT DIR PROG [--live]: --pprof over DIR/gmon.out and its
+# stacks, decoded and read by go tool pprof
+stackcheck() {
+  what=$1; d=$2; prog=$3; live=$4
+  if ! (cd $d && "$GPROF" -b --pprof=s.pb.gz --json=s.json $prog gmon.out > s.txt 2> s.err); then
+    bad "$what: gprof failed: $(head -2 $d/s.err)"; return
+  fi
+  r=$($chk stacks $d/s.pb.gz $d/s.json $live $d/gmon.out.stacks) && ok "$what: decoded: $r" || bad "$what: decoded: $r"
+  [ $havego = 1 ] || return
+  gopprof -top -unit=ns $d/s.pb.gz > $d/s.top 2> $d/s.goerr && [ ! -s $d/s.goerr ] \
+    && r=$($chk top-stacks $d/s.top $d/gmon.out.stacks) && ok "$what: pprof -top: $r" \
+    || bad "$what: pprof -top: $(head -2 $d/s.goerr) $r"
+  gopprof -traces $d/s.pb.gz > $d/s.traces 2> $d/s.goerr && [ ! -s $d/s.goerr ] \
+    && r=$($chk traces-stacks $d/s.traces $d/gmon.out.stacks) && ok "$what: pprof -traces: $r" \
+    || bad "$what: pprof -traces: $(head -2 $d/s.goerr) $r"
+}
+s=$OUT/stacks; mkdir -p $s
+if [ -f tools/stackgen.py ] && command -v cc > /dev/null && command -v readelf > /dev/null; then
+  if cc -shared -fPIC -g -O0 -Wl,--build-id progs/stacks/lib.c -o $s/libstk.so \
+     && cc -pg -pie -fPIE -g -O0 progs/stacks/prog.c -o $s/prog && (cd $s && ./prog > /dev/null) \
+     && (cd $s && $py $top/tests/tools/stackgen.py prog 0x555555554000 libstk.so 0x7f1234560000 1 gmon.out.stacks exp); then
+    stackcheck "stacks (stackgen.py)" $s prog
+  else
+    bad "stacks: building or generating failed"
+  fi
+fi
+l=$OUT/live_stacks; mkdir -p $l
+if [ -f "$top/libprof/libprof.a" ] && command -v cc > /dev/null \
+   && cc -O1 -g -pg -fno-omit-frame-pointer progs/cycles.c -o $l/bin -L"$top/libprof" -lprof 2> $l/cc.err \
+   && (cd $l && LIBPROF_STACKS=64 ./bin 30000 > /dev/null) && [ -f $l/gmon.out.stacks ]; then
+  stackcheck "stacks (LIBPROF_STACKS=64)" $l bin --live
+else
+  echo "skip stacks (LIBPROF_STACKS=64): libprof wrote no stack file"
+fi

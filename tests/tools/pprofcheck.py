@@ -12,16 +12,23 @@ what `go tool pprof` prints of it.
       are the flat profile's (within rounding once); each arc of the call
       graph (every entry's parent lines) is one sample [callee, caller]
       with its calls.  Prints what it compared; exit 1 on a difference.
-  pprofcheck.py stacks FILE.pb.gz FILE.json PROFILE.stacks...
+  pprofcheck.py stacks FILE.pb.gz FILE.json [--live] PROFILE.stacks...
       With stacks: the structure as above; per (thread, stack of PCs)
       the file's counts summed equal the samples' values; labels "tid"
-      and "thread" as the file names threads; a mapping per object with
-      its build-id; the stacks whose leaf lies in the program's text add
-      up to the histogram's samples; the arcs as above.
+      and "thread" as the file names threads; a mapping per object that
+      frames lie in, with its build-id and range, each location in its
+      object's; the arcs as above.  --live (libprof wrote the files): the
+      stacks whose leaf lies in the program's text add up to the
+      histogram's samples.
   pprofcheck.py top TOP.txt FILE.json [total]
       TOP.txt is `go tool pprof -top -unit=ns -nodecount=N` (cpu): its
       total is the flat profile's; without "total", each function's flat
       value is its rows' self time (within 1 ns a row).
+  pprofcheck.py top-stacks TOP.txt PROFILE.stacks...
+      With stacks: -top's total is the stacks' samples at their rate.
+  pprofcheck.py traces-stacks TRACES.txt PROFILE.stacks...
+      With stacks: `go tool pprof -traces` (cpu) labels every trace with
+      its thread's tid and name, and shows every thread.
   pprofcheck.py raw RAW.txt FILE.json
       `go tool pprof -raw`: the sample types, period, and the cpu and
       calls columns' totals (the flat profile's; the call graph's).
@@ -311,7 +318,7 @@ def parse_stacks(files):
     return stacks, threads, objs, hz
 
 
-def check_stacks(p, doc, files):
+def check_stacks(p, doc, files, live):
     stacks, threads, objs, hz = parse_stacks(files)
     check_types(p, doc)
     cn, cs = col(p, 'cpu'), col(p, 'samples')
@@ -333,14 +340,27 @@ def check_stacks(p, doc, files):
     ns = sum(s_['value'][cn] for s_ in p['samples'])
     if ns != round(total * 1e9 / doc['histogram']['rate']):
         raise Bad(f'{ns} ns for {total} samples')
-    for k, o in objs.items():
-        m = p['mappings'].get(k + 1)
-        if not m or m['file'] != o['path'] or m['build'] != o['id'] \
-           or (m['memory_start'], m['memory_limit']) != (o['lo'], o['hi']):
+    # a mapping per object a frame lies in, as the file has it; the
+    # program's first
+    by_file = {m['file']: m for m in p['mappings'].values()}
+    used = {k for k, o in objs.items()
+            if any(o['lo'] <= pc < o['hi'] for _, pcs in stacks for pc in pcs)}
+    for k in used | {0}:
+        o, m = objs[k], by_file.get(objs[k]['path'])
+        if not m or m['build'] != o['id'] or (m['memory_start'], m['memory_limit']) != (o['lo'], o['hi']):
             raise Bad(f'object {k} {o} has mapping {m}')
+    if by_file[objs[0]['path']]['id'] != min(p['mappings']):
+        raise Bad('the program is not the first mapping')
+    # each location in its object's mapping
+    for l in p['locations'].values():
+        for k in used:
+            o = objs[k]
+            if o['lo'] <= l['address'] < o['hi'] and l['mapping_id'] != by_file[o['path']]['id']:
+                raise Bad(f'location {l["address"]:#x} in mapping {l["mapping_id"]}, not {o["path"]}\'s')
     prog = objs[0]
     inside = sum(c for (t, pcs), c in stacks.items() if prog['lo'] <= pcs[0] < prog['hi'])
-    if inside != round(doc['histogram']['total_samples']):
+    # libprof drops from the stacks what it drops from the histogram
+    if live and inside != round(doc['histogram']['total_samples']):
         raise Bad(f'{inside} samples with their leaf in the program, the histogram has '
                   f'{doc["histogram"]["total_samples"]}')
     arcs = check_arcs(p, doc, lambda i: p['locations'][i]['address'] - prog['base'])
@@ -376,6 +396,42 @@ def check_top(text, doc, total_only):
         if name not in got or abs(got[name] - ns) > c + 1e-6 * ns:
             raise Bad(f'{name}: {got.get(name)} ns, the flat profile {ns}')
     print(f'total {m.group(2)} ns, {len(want)} functions')
+
+
+def check_top_stacks(text, files):
+    """-top's total is every stack's samples at the file's rate."""
+    stacks, threads, objs, hz = parse_stacks(files)
+    m = re.search(r'Showing nodes accounting for (\d+)(?:ns)?, [\d.]+% of (\d+)(?:ns)? total', text)
+    want = round(sum(stacks.values()) * 1e9 / hz)
+    if not m or int(m.group(2)) != want:
+        raise Bad(f'total {m and m.group(2)} ns, the stacks {want}')
+    print(f'total {want} ns')
+
+
+def check_traces_stacks(text, files):
+    """-traces (cpu): a trace per stack sample, each labelled with its
+    thread's tid (and name, when it has one)."""
+    stacks, threads, objs, hz = parse_stacks(files)
+    blocks = [b for b in text.split('-----------+-------------------------------------------------------')[1:]
+              if b.strip()]
+    seen, n = set(), 0
+    for b in blocks:
+        first = next(ln for ln in b.splitlines() if ln.strip() and not re.match(r'\s+[\w ]+:\s', ln))
+        if first.split()[0] == '0':
+            continue            # an arc's sample: no time
+        n += 1
+        t = re.search(r'^\s+tid:\s+(\d+)$', b, re.M)
+        if not t:
+            raise Bad(f'a trace without its tid: {b.strip()[:200]}')
+        tid = int(t.group(1))
+        name = re.search(r'^\s+thread:\s+(.*)$', b, re.M)
+        if threads.get(tid) and (not name or name.group(1) != threads[tid]):
+            raise Bad(f'thread {tid} shown as {name and name.group(1)!r}, not {threads[tid]!r}')
+        seen.add(tid)
+    want = {t for t, _ in stacks}
+    if seen != want:
+        raise Bad(f'traces of threads {sorted(seen)}, the stacks have {sorted(want)}')
+    print(f'{n} traces, threads {sorted(seen)}')
 
 
 def check_raw(text, doc):
@@ -447,9 +503,16 @@ def main():
             if mode == 'flat':
                 check_flat(p, doc)
             else:
-                check_stacks(p, doc, sys.argv[4:])
+                live = '--live' in sys.argv[4:]
+                check_stacks(p, doc, [a for a in sys.argv[4:] if a != '--live'], live)
         else:
             text = open(sys.argv[2], encoding='utf-8', errors='surrogateescape').read()
+            if mode == 'top-stacks':
+                check_top_stacks(text, sys.argv[3:])
+                return
+            if mode == 'traces-stacks':
+                check_traces_stacks(text, sys.argv[3:])
+                return
             doc = json.load(open(sys.argv[3], encoding='utf-8'))
             if mode == 'top':
                 check_top(text, doc, len(sys.argv) > 4)
