@@ -584,7 +584,7 @@ void export_pprof(FILE *f, const ExportInput *in)
   P.tab = tab;
   P.st = in->stacks && in->stacks->present ? in->stacks : NULL;
   S(&P, "");                    /* index 0, as profile.proto requires */
-  P.hz = in->hist ? in->hist->hz : P.st ? P.st->hz : 0;
+  P.hz = in->hist && in->hist->hz > 0 ? in->hist->hz : P.st ? P.st->hz : 0;
   P.time = (in->hist || P.st) && P.hz > 0;
   P.calls = in->cg != NULL;
   if (P.time) {
