@@ -281,7 +281,7 @@ static void stk_name(uint32_t t)
 /* Counts N samples of the interrupted stack (from the signal handler). */
 static void stacks_record(const ucontext_t *uc, uintptr_t pc, uint32_t n)
 {
-  uintptr_t pcs[STK_MAX_DEPTH];
+  uintptr_t pcs[S.depth];       /* on the interrupted thread's stack: no more than asked */
   char end;
   uint32_t depth = stacks_walk(uc, pc, pcs, &end);
   uint32_t t = (uint32_t)tid();
