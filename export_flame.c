@@ -191,7 +191,7 @@ static const int family[][6] = {
 
 static const int *obj_family(uint32_t obj)
 {
-  static const int grey[6] = { 170, 40, 170, 40, 170, 40 };
+  static const int grey[6] = { 175, 35, 175, 35, 175, 35 };
   if (obj == NONE) return grey;
   return family[obj == 0 ? 0 : 1 + (obj - 1) % (NFAMILY - 1)];
 }
@@ -204,6 +204,7 @@ static void colour(char *out, size_t n, uint32_t obj, const char *name)
   uint64_t h = str_hash(name);
   double v1 = (double)(h & 0xffff) / 65535, v2 = (double)(h >> 16 & 0xffff) / 65535,
          v3 = (double)(h >> 32 & 0xffff) / 65535;
+  if (obj == NONE) v2 = v3 = v1;  /* grey stays grey */
   snprintf(out, n, "rgb(%d,%d,%d)", fm[0] + (int)(fm[1] * v1), fm[2] + (int)(fm[3] * v2),
            fm[4] + (int)(fm[5] * v3));
 }
@@ -235,7 +236,7 @@ static void svg_frame(FILE *f, const ExportInput *in, const Tree *t, const Node 
           ROW - 1, fill);
   /* the name, clipped to the box: whole, or cut with ".." */
   size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
-  if (fit >= 3) {
+  if (fit >= 4) {                /* two characters and ".." at least */
     size_t len = export_xml_chars(name);
     fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + ROW - 4.5);
     if (len <= fit) {

@@ -55,6 +55,9 @@ static void bad(const Reader *r, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
+  /* the message quotes the file's bytes: no controls on the terminal */
+  for (char *c = m; *c; c++)
+    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
   if (r->line) msg_fatal("%s: line %lu: %s\n", r->path, r->line, m);
   msg_fatal("%s: %s\n", r->path, m);
 }
@@ -70,8 +73,9 @@ static int next_line(Reader *r)
   while ((c = getc_unlocked(f)) != EOF && c != '\n') {
     if (c == 0) { r->line++; bad(r, "a NUL byte"); }
     if (len + 1 >= r->cap) {
-      if (r->cap >= STK_LINE_MAX) { r->line++; bad(r, "longer than %d bytes", STK_LINE_MAX); }
+      if (r->cap >= STK_LINE_MAX) { r->line++; bad(r, "longer than %d bytes", STK_LINE_MAX - 1); }
       r->cap = r->cap ? 2 * r->cap : 4096;
+      if (r->cap > STK_LINE_MAX) r->cap = STK_LINE_MAX;
       r->buf = xrealloc(r->buf, r->cap);
     }
     r->buf[len++] = (char)c;
