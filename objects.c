@@ -610,3 +610,18 @@ void objects_settle(Objects *o, SymTab *tab)
   free(tab->bucket);
   tab->bucket = NULL;
 }
+
+void objects_free(Objects *o)
+{
+  for (size_t k = 0; k < o->n; k++) {
+    Obj *ob = &o->v[k];
+    if (ob->abfd) bfd_close(ob->abfd);
+    for (size_t i = 0; i < ob->nfiles; i++) free(ob->files[i]);
+    free(ob->files);
+    free(ob->path);
+    free(ob->gap);
+    free(ob->suffix);
+  }
+  free(o->v);
+  memset(o, 0, sizeof *o);
+}

@@ -50,4 +50,8 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian);
 /* After hist_assign_samples: each object's gap symbols become one row
    (the first), the others leave the table's tail. */
 void objects_settle(Objects *o, SymTab *tab);
+/* Closes the objects and frees O (the fuzz targets; the names of the
+   symbols objects_load and objects_add made are the table's to drop:
+   they are left, as the table is freed without them). */
+void objects_free(Objects *o);
 #endif

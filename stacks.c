@@ -31,11 +31,16 @@ typedef struct {
   uint32_t u;                   /* index in Stacks.objs once a frame is in it */
 } FileObj;
 
-typedef struct {
+/* What stacks_load holds while it reads (st->reader, so that stacks_free
+   can let go of it after an error returned to a trap). */
+typedef struct StacksReader {
   Stacks *st;
-  const char *path;
+  char *path;                   /* the file being read */
   unsigned long line;
   BoundedIn in;
+  int open;                     /* IN is open */
+  char **where;                 /* per object: the file that named it first */
+  size_t nwhere;
   char *buf;
   size_t cap;
   FileObj *obj;
@@ -44,7 +49,7 @@ typedef struct {
   uint64_t samples, dropped;
   size_t stack0;                /* the file's first stack in st->v */
   size_t cap_v, cap_f, cap_t;   /* st's arrays' room */
-  uint64_t *total;              /* every count so far, all files */
+  uint64_t total;               /* every count so far, all files */
 } Reader;
 
 _Noreturn static void bad(const Reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -216,8 +221,8 @@ static void rec_stack(Reader *r, char *p)
   s.tid = (uint32_t)dec(r, need(r, &p, "thread id"), UINT32_MAX, "thread id");
   s.count = dec(r, need(r, &p, "count"), UINT64_MAX, "count");
   if (!s.count) bad(r, "a stack of count 0");
-  if (s.count > UINT64_MAX - *r->total) bad(r, "the counts add up to more than 2^64");
-  *r->total += s.count;
+  if (s.count > UINT64_MAX - r->total) bad(r, "the counts add up to more than 2^64");
+  r->total += s.count;
   char *e = need(r, &p, "end");
   if (strcmp(e, "c") && strcmp(e, "t") && strcmp(e, "b")) bad(r, "end `%.40s' is not c, t or b", e);
   s.end = e[0];
@@ -401,7 +406,7 @@ static void read_file(Reader *r, const SymTab *tab)
 
 /* The objects the frames reach, in the table (one objects_add), and the
    frames' addresses moved to the table's. */
-static void place_objects(Stacks *st, Objects *objs, SymTab *tab, char **where)
+static void place_objects(Stacks *st, Objects *objs, SymTab *tab, char *const *where)
 {
   if (st->nobjs > 1) {
     size_t n = st->nobjs - 1;
@@ -547,49 +552,60 @@ static void mark_gaps(Stacks *st, const SymTab *tab)
   }
 }
 
+/* The file's objects, let go of after it (or an error). */
+static void drop_file_objs(Reader *r)
+{
+  for (size_t i = 0; i < r->nobj; i++) free(r->obj[i].path);
+  free(r->obj);
+  r->obj = NULL;
+  r->nobj = 0;
+}
+
+static void reader_free(Reader *r)
+{
+  if (!r) return;
+  if (r->open) bounded_close(&r->in);
+  drop_file_objs(r);
+  for (size_t i = 0; i < r->nwhere; i++) free(r->where[i]);
+  free(r->where);
+  free(r->path);
+  free(r->buf);
+  free(r);
+}
+
 void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles)
 {
   memset(st, 0, sizeof *st);
-  Reader r;
-  memset(&r, 0, sizeof r);
-  uint64_t total = 0;
-  char **where = NULL;          /* per object: the file that named it first */
-  size_t nwhere = 0;
-  r.st = st;
-  r.total = &total;
+  Reader *r = st->reader = xcalloc(1, sizeof *r);
+  r->st = st;
   for (int f = 0; f < nfiles; f++) {
     size_t pl = strlen(files[f]) + sizeof ".stacks";
-    char *path = xmalloc(pl);
-    snprintf(path, pl, "%s.stacks", files[f]);
-    int err = bounded_open(&r.in, path, STK_STREAM_MAX);
-    if (err == ENOENT) {
-      free(path);
-      continue;
-    }
-    r.path = path;
-    r.line = 0;
-    if (err) bad(&r, "%s", strerror(err));
-    r.obj = NULL;
-    r.nobj = 0;
-    r.hz = r.depth = r.have_samples = r.have_dropped = 0;
-    r.samples = r.dropped = 0;
-    read_file(&r, tab);
-    bounded_close(&r.in);
+    free(r->path);
+    r->path = xmalloc(pl);
+    snprintf(r->path, pl, "%s.stacks", files[f]);
+    r->line = 0;
+    int err = bounded_open(&r->in, r->path, STK_STREAM_MAX);
+    if (err == ENOENT) continue;
+    if (err) bad(r, "%s", strerror(err));
+    r->open = 1;
+    r->hz = r->depth = r->have_samples = r->have_dropped = 0;
+    r->samples = r->dropped = 0;
+    read_file(r, tab);
+    bounded_close(&r->in);
+    r->open = 0;
     st->present = 1;
-    where = xrealloc(where, (st->nobjs + 1) * sizeof *where);
-    for (; nwhere < st->nobjs; nwhere++) where[nwhere] = xstrdup(path);
-    for (size_t i = 0; i < r.nobj; i++) free(r.obj[i].path);
-    free(r.obj);
-    free(path);
+    r->where = xrealloc(r->where, (st->nobjs + 1) * sizeof *r->where);
+    for (; r->nwhere < st->nobjs; r->nwhere++) r->where[r->nwhere] = xstrdup(r->path);
+    drop_file_objs(r);
   }
-  free(r.buf);
-  if (!st->present) return;
-  place_objects(st, objs, tab, where);
-  for (size_t i = 0; i < nwhere; i++) free(where[i]);
-  free(where);
-  merge(st);
-  settle_threads(st);
-  mark_gaps(st, tab);
+  if (st->present) {
+    place_objects(st, objs, tab, r->where);
+    merge(st);
+    settle_threads(st);
+    mark_gaps(st, tab);
+  }
+  reader_free(r);
+  st->reader = NULL;
 }
 
 static const char *base_name(const char *path)
@@ -685,6 +701,7 @@ uint64_t stacks_total(const Stacks *st)
 
 void stacks_free(Stacks *st)
 {
+  reader_free(st->reader);
   for (size_t k = 0; k < st->nobjs; k++) {
     free(st->objs[k].path);
     if (st->objname) free(st->objname[k]);

@@ -61,6 +61,9 @@ typedef struct {
   /* stacks_frame_name's strings, made by stacks_resolve */
   char **objname;               /* per object: "[name]" */
   char **pcname;                /* per frame: "0xPC" */
+  /* stacks_load's own state while it runs: stacks_free lets go of it
+     after an error that returned to a trap (fuzz targets) */
+  struct StacksReader *reader;
 } Stacks;
 
 /* Reads FILES[k].stacks for each profile file that has one (none: st->present
