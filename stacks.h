@@ -51,7 +51,9 @@ typedef struct {
   uint64_t *pc;                 /* as recorded (run time) */
   uint32_t *obj;                /* index into objs, or UINT32_MAX: none */
   vma_t *addr;                  /* symbol-table address looked up (a return
-                                   address minus 1), 0 when no object */
+                                   address minus 1), 0 when no object; in
+                                   an object not in the table (!known) the
+                                   link-time address */
   Sym **sym;                    /* after stacks_resolve: the function (never
                                    a -l line symbol), or NULL */
   unsigned char *gap;           /* in none of its object's functions (told
