@@ -280,7 +280,7 @@ void export_flame(FILE *f, const ExportInput *in)
   fprintf(f, "<text x=\"%d\" y=\"44\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"12\">"
              "%llu samples", W / 2, (unsigned long long)total);
   if (st->hz) fprintf(f, " (%.2f seconds at %d Hz)", (double)total / st->hz, st->hz);
-  fprintf(f, " in %zu stacks of %zu thread%s, at most %d frames", st->n, st->nthreads,
+  fprintf(f, " in %zu distinct stacks of %zu thread%s, at most %d frames", st->n, st->nthreads,
           st->nthreads == 1 ? "" : "s", st->depth);
   if (cut) fprintf(f, "; %llu cut at the depth", (unsigned long long)cut);
   if (broken) fprintf(f, "; %llu with a broken walk", (unsigned long long)broken);

@@ -4,7 +4,8 @@
 # from nm's symbols (non-PIE and PIE programs, a shared library and its
 # padding, the vdso, a missing object, PCs in no object, cut and broken
 # stacks, two threads, -l, --objects), --flame's SVG checked against the
-# same tree and rendered, the missing file, and hostile stack files.
+# same tree and rendered, the missing file, hostile stack files, and end
+# to end: a program linked with libprof run with LIBPROF_STACKS=64.
 # Prints "ok WHAT" or "FAIL WHAT: why" per check; run.sh counts them.
 # GPROF is the gprof to test; OUT a scratch directory; HOSTILE_NO_VLIMIT=1
 # (sanitizer builds) leaves out the memory limit.
@@ -310,4 +311,49 @@ for t in range(150):
         print(f'FAIL hostile: damaged copy {t} (kept as {h}/bad{t}.stacks): status {p.returncode}, {err[:2]}')
 print(f'ok hostile: 150 damaged stack files: {n0} read, {n1} refused with one line')
 PYEOF
+# 6. End to end: the program linked with libprof and run with
+#    LIBPROF_STACKS=64; the stacks whose leaf is one of its functions add
+#    up to the flat profile's samples exactly (libprof drops from the
+#    stacks what it drops from the histogram); each of its frames sits
+#    under a caller it has (frame pointers at -O0: the walk is exact);
+#    the flame graph renders.
+e=$w/e2e; mkdir -p $e
+if [ ! -f $top/libprof/libprof.a ]; then
+  bad "end to end: no libprof/libprof.a"
+else
+  cc -O0 -g -pg $P/prog.c -o $e/prog -L$top/libprof -lprof || bad "end to end: building prog with libprof"
+  (cd $e && LIBPROF_STACKS=64 ./prog 1500000 > /dev/null)
+  if [ ! -s $e/gmon.out.stacks ]; then
+    bad "end to end: LIBPROF_STACKS=64 wrote no gmon.out.stacks"
+  else
+    (cd $e && gprof --folded=folded --json=run.json --flame=flame.svg prog gmon.out > /dev/null 2> err)
+    [ -s $e/err ] && bad "end to end: stderr $(head -2 $e/err)"
+    python3 - $e/folded $e/run.json <<'PYEOF'
+import json, sys
+folded, run = sys.argv[1], sys.argv[2]
+total = json.load(open(run))['histogram']['total_samples']
+callers = {'spin': {'leaf', 'mid_b', 'rec'}, 'leaf': {'mid_a', 'mid_b'}, 'mid_a': {'main'},
+           'mid_b': {'main'}, 'rec': {'main', 'rec'}}
+own, wrong, all_ = 0, [], 0
+for line in open(folded):
+    path, n = line.rstrip('\n').rsplit(' ', 1)
+    n = int(n); frames = path.split(';'); all_ += n
+    if frames[-1] in callers or frames[-1] == 'main':
+        own += n
+    for a, b in zip(frames, frames[1:]):
+        if b in callers and a not in callers[b]:
+            wrong.append(f'{a};{b} ({n})')
+if own != total or own < 50 or wrong:
+    print(f'FAIL end to end: {own} samples in stacks with the program\'s leaves, {total} in the flat profile; '
+          f'callers not the program\'s: {wrong[:5]}')
+else:
+    print(f'ok end to end: {own} samples in stacks with a leaf in the program = the flat profile\'s {total} '
+          f'(of {all_} in all); every frame under one of its callers')
+PYEOF
+    if command -v rsvg-convert > /dev/null; then
+      rsvg-convert $e/flame.svg -o $e/flame.png 2> /dev/null && [ -s $e/flame.png ]
+      say $? "end to end: the flame graph renders"
+    fi
+  fi
+fi
 echo "stacks: done"

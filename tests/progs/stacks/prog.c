@@ -1,7 +1,10 @@
 /* tests/stacks.sh: a program whose functions the hand-made stack files
    name (the files are made from its symbols: tests/tools/stackgen.py).
-   Built -pg, run once for a gmon.out. */
+   Built -pg, run once for a gmon.out (ARGV[1]: the rounds, 2000 by
+   default); linked with libprof and run with LIBPROF_STACKS=64 for the
+   end-to-end test. */
 #include <stdio.h>
+#include <stdlib.h>
 
 static volatile unsigned long sink;
 
@@ -13,8 +16,8 @@ unsigned rec(unsigned n) { spin(10); return n ? rec(n - 1) + 1 : 0; }
 
 int main(int argc, char **argv)
 {
-  (void)argv;
-  for (int i = 0; i < 2000 * argc; i++) {
+  int rounds = argc > 1 ? atoi(argv[1]) : 2000;
+  for (int i = 0; i < rounds; i++) {
     mid_a(100);
     mid_b(100);
     sink += rec(5);
