@@ -234,18 +234,22 @@ static void svg_frame(FILE *f, const ExportInput *in, const Tree *t, const Node 
   }
   fprintf(f, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>", x, y, w,
           ROW - 1, fill);
-  /* the name, clipped to the box: whole, or cut with ".." */
+  /* the name, short (C++ template arguments and parameters elided, as
+     --dot draws them; the title has it whole), clipped to the box: whole,
+     or cut with ".." */
   size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0;
   if (fit >= 4) {                /* two characters and ".." at least */
-    size_t len = export_xml_chars(name);
+    char *label = export_short_name(name);
+    size_t len = export_xml_chars(label);
     fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + ROW - 4.5);
     if (len <= fit) {
-      export_xml_text(f, name, SIZE_MAX);
+      export_xml_text(f, label, SIZE_MAX);
     } else {
-      export_xml_text(f, name, fit - 2);
+      export_xml_text(f, label, fit - 2);
       fputs("..", f);
     }
     fputs("</text>", f);
+    free(label);
   }
   fputs("</g>\n", f);
 }

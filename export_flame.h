@@ -8,8 +8,9 @@
  * order; a stack libprof cut at its depth starts at "[truncated]", one
  * whose walk broke off at "[unknown]", so neither seems to start at its
  * outermost frame.  The SVG draws the same tree: one box per node, width
- * by samples, the root ("all") at the bottom, a name clipped to its box,
- * a hover title with name, samples and percent, colours by object (warm
+ * by samples, the root ("all") at the bottom, a name clipped to its box
+ * (shortened as --dot shortens C++ names), a hover title with the whole
+ * name, samples and percent, colours by object (warm
  * for the program, another family per other object, grey for frames of
  * none), a title, a total line and a legend.  Both need in->stacks. */
 #ifndef EXPORT_FLAME_H

@@ -172,6 +172,10 @@ if c++ -pg -no-pie -g -O0 $P/cxx.cc -o $c/cxx 2> /dev/null && (cd $c && ./cxx); 
     echo "stack 1 7 c 0x$(printf %x $((0x$f + 1))) 0x$(printf %x $((0x$m + 4)))"; } > $c/gmon.out.stacks
   a=$(cd $c && gprof --folded=- cxx gmon.out 2>&1); b=$(cd $c && gprof --no-demangle --folded=- cxx gmon.out 2>&1)
   [ "$a" = "main;ns::f(int) 7" ] && [ "$b" = "main;_ZN2ns1fEi 7" ]; say $? "C++ names: '$a', '$b' with --no-demangle"
+  # the flame graph's box shows the short name, its title the whole one
+  (cd $c && gprof --flame=cxx.svg cxx gmon.out > /dev/null 2>&1)
+  grep -q '<title>ns::f(int) (7 samples, 100.00%)</title><rect [^>]*/><text [^>]*>ns::f(…)</text>' $c/cxx.svg
+  say $? "C++ names in the flame graph: ns::f(…) on the box, ns::f(int) in its title"
 else
   bad "building and running tests/progs/stacks/cxx.cc"
 fi
