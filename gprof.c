@@ -21,6 +21,7 @@
 #include "annotate.h"
 #include "export.h"
 #include "objects.h"
+#include "stacks.h"
 #include <libiberty/demangle.h>
 #include <libiberty/libiberty.h>
 
@@ -115,6 +116,8 @@ static void usage(FILE *f, int status)
       "holds only that):\n"
       "\t[--dot[=FILE]] [--node-threshold=PCT] [--edge-threshold=PCT]\n"
       "\t[--max-nodes=N] [--dot-full-names]\n\t[--callgrind[=FILE]] [--json[=FILE]]\n"
+      "Sampled stacks (libprof's PROFILE.stacks, LIBPROF_STACKS=DEPTH):\n"
+      "\t[--folded[=FILE]] [--flame[=FILE]]\n"
       "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
       "\t[--objects]\n");
   exit(status);
@@ -175,6 +178,7 @@ typedef struct {
   CoreMap map;
   SymTab syms;
   Objects objs;
+  Stacks stacks;                /* read when an export needs them */
   Profile prof;
   int flat, graph, exec;        /* the reports chosen */
 } Run;
@@ -314,6 +318,17 @@ static void parse_options(Run *r, int argc, char **argv)
     msg_fatal("Only one of --function-ordering and --file-ordering may be specified.\n");
 }
 
+/* An export that draws the sampled stacks was asked for, and no profile
+   file has them beside it. */
+_Noreturn static void no_stacks(const Run *r)
+{
+  const char *what = "";
+  for (int k = 0; k < export_nkinds && !*what; k++)
+    if (r->exports.target[k] && (export_kinds[k].needs & EXPORT_NEEDS_STACKS)) what = export_kinds[k].name;
+  msg_fatal("%s.stacks: no stack file: --%s draws the stacks libprof samples (run the program with "
+            "LIBPROF_STACKS=64)\n", r->files[0], what);
+}
+
 /* Stage 2: the object and its symbols (--objects: other objects'
    symbols after the program's), then the symspecs matched to them. */
 static void open_object(Run *r)
@@ -324,6 +339,9 @@ static void open_object(Run *r)
   else core_create_function_syms(&r->core, &r->map, &r->syms);
   if (opt.line && !opt.ext_symtab) line_add_syms(&r->core, &r->syms);
   if (opt.objects) objects_load(&r->objs, &r->syms, r->files, r->nfiles);
+  if (export_needs(&r->exports) & EXPORT_NEEDS_STACKS) {
+    stacks_load(&r->stacks, &r->objs, &r->syms, r->files, r->nfiles);
+  }
   sym_id_parse(&r->specs, &r->syms);
   DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
 }
@@ -357,6 +375,8 @@ static void analyse(Run *r)
 {
   Profile *prof = &r->prof;
   vma_t cg_lo = 0, cg_hi = 0;
+  /* (here, so that a profile file's own errors come first) */
+  if ((export_needs(&r->exports) & EXPORT_NEEDS_STACKS) && !r->stacks.present) no_stacks(r);
   hist_range(&prof->hist, &cg_lo, &cg_hi);
   if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian))
     prof->have_hist = 1;
@@ -368,6 +388,8 @@ static void analyse(Run *r)
     if (opt.static_cg) core_find_calls(&r->core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
     cg_assemble(&prof->cg, &r->syms);
   }
+  /* no symbol moves any more: each frame's function */
+  if (r->stacks.present) stacks_resolve(&r->stacks, &r->syms);
 }
 
 /* Stage 5: the reports to print: those asked for or, when none was, the
@@ -407,7 +429,8 @@ static int write_exports(Run *r)
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
                      prof->have_hist ? &prof->hist : NULL,
                      prof->have_arcs ? &prof->cg : NULL,
-                     opt.keep_arcs ? &prof->arc_recs : NULL };
+                     opt.keep_arcs ? &prof->arc_recs : NULL,
+                     r->stacks.present ? &r->stacks : NULL };
   export_write_all(ex, &in);
   return nout != 0;
 }
