@@ -26,8 +26,12 @@ LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./acc 10 > truth.txt || bad "running stk_acc"
 n=$(wc -c < plain.txt)
 head -c "$n" st.txt | cmp -s - plain.txt && [ "$(tail -c +$((n + 1)) st.txt | head -c 1 | od -An -c | tr -d ' ')" = '\f' ]
 say $? "--stack-times: GNU's report unchanged, ours after a form feed"
-# caller -> work lines: measured estimated calls caller [i] -> work [j]
-line() { awk -v c="$1" '$4 == c && $(NF-1) == "work" && $(NF-2) == "->" {print $1, $2}' st.txt; }
+# caller -> work: measured and estimated seconds, unrounded (the JSON's;
+# its agreement with the text is checked below)
+"$GPROF" --json=st.json --stack-times acc gmon.out > /dev/null 2> json.err
+line() { python3 -c "import json,sys; a=[a for a in json.load(open('st.json'))['stack_times']['arcs'] if a['caller']==sys.argv[1] and a['callee']=='work']; print(a[0]['measured_seconds'], a[0]['estimated_seconds']) if a else None" "$1"; }
+# and the text's line for it: measured estimated calls caller [i] -> work [j]
+tline() { awk -v c="$1" '$4 == c && $6 == "->" && $7 == "work" {print $1, $2}' st.txt; }
 echo "caller -> work      truth     estimate (error)       measured (error)"
 for c in cheap dear; do
   t=$(awk -v c=$c '{for (i = 1; i < NF; i++) if ($i == c) print $(i + 2)}' truth.txt)
@@ -38,9 +42,10 @@ for c in cheap dear; do
   say $? "--stack-times: $c -> work measured $m s, truth $t s (within 5%)"
   awk -v t="$t" -v e="$e" 'BEGIN {exit !(e != "" && ((e - t) / t > 0.5 || (t - e) / t > 0.5))}'
   say $? "--stack-times: $c -> work estimated $e s, truth $t s (the estimate is wrong here)"
+  [ "$(tline $c)" = "$(awk -v m="$m" -v e="$e" 'BEGIN {printf "%.2f %.2f", m, e}')" ]
+  say $? "--stack-times: the text's $c -> work line says what the JSON does ($(tline $c))"
 done
-# JSON: the same figures, and the schema
-"$GPROF" --json=st.json --stack-times acc gmon.out > /dev/null 2> json.err
+# JSON: the schema, and the arcs against the call graph
 python3 - "$top/doc/gprof.schema.json" st.json st.txt <<'PY'
 import json, sys
 sys.path.insert(0, sys.argv[1].rsplit('/doc/', 1)[0] + '/tests/tools')
