@@ -22,6 +22,7 @@
 #include "export.h"
 #include "objects.h"
 #include "stacks.h"
+#include "stack_times.h"
 #include <libiberty/demangle.h>
 #include <libiberty/libiberty.h>
 
@@ -77,6 +78,7 @@ static const struct option our_opts[] = {
   { "max-nodes", required_argument, 0, 1015 },
   { "dot-full-names", no_argument, 0, 1016 },
   { "objects", no_argument, 0, 1020 },
+  { "stack-times", no_argument, 0, 1021 },
 };
 #define NOPTS(t) (sizeof t / sizeof t[0])
 
@@ -117,7 +119,7 @@ static void usage(FILE *f, int status)
       "\t[--dot[=FILE]] [--node-threshold=PCT] [--edge-threshold=PCT]\n"
       "\t[--max-nodes=N] [--dot-full-names]\n\t[--callgrind[=FILE]] [--json[=FILE]]\n"
       "Sampled stacks (libprof's PROFILE.stacks, LIBPROF_STACKS=DEPTH):\n"
-      "\t[--folded[=FILE]] [--flame[=FILE]]\n"
+      "\t[--folded[=FILE]] [--flame[=FILE]] [--stack-times]\n"
       "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
       "\t[--objects]\n");
   exit(status);
@@ -294,6 +296,7 @@ static void parse_options(Run *r, int argc, char **argv)
     }
     case 1016: ex->full_names = 1; break;
     case 1020: o->objects = 1; break;
+    case 1021: o->stack_times = 1; break;
     case '?': usage(stderr, 1); break;
     default:
       if (c >= EXPORT_OPT && c < EXPORT_OPT + export_nkinds) {
@@ -322,7 +325,7 @@ static void parse_options(Run *r, int argc, char **argv)
    file has them beside it. */
 _Noreturn static void no_stacks(const Run *r)
 {
-  const char *what = "";
+  const char *what = opt.stack_times ? "stack-times" : "";
   for (int k = 0; k < export_nkinds && !*what; k++)
     if (r->exports.target[k] && (export_kinds[k].needs & EXPORT_NEEDS_STACKS)) what = export_kinds[k].name;
   msg_fatal("%s.stacks: no stack file: --%s draws the stacks libprof samples (run the program with "
@@ -339,7 +342,7 @@ static void open_object(Run *r)
   else core_create_function_syms(&r->core, &r->map, &r->syms);
   if (opt.line && !opt.ext_symtab) line_add_syms(&r->core, &r->syms);
   if (opt.objects) objects_load(&r->objs, &r->syms, r->files, r->nfiles);
-  if (export_needs(&r->exports) & EXPORT_NEEDS_STACKS) {
+  if ((export_needs(&r->exports) & EXPORT_NEEDS_STACKS) || opt.stack_times) {
     stacks_load(&r->stacks, &r->objs, &r->syms, r->files, r->nfiles);
   }
   sym_id_parse(&r->specs, &r->syms);
@@ -376,7 +379,8 @@ static void analyse(Run *r)
   Profile *prof = &r->prof;
   vma_t cg_lo = 0, cg_hi = 0;
   /* (here, so that a profile file's own errors come first) */
-  if ((export_needs(&r->exports) & EXPORT_NEEDS_STACKS) && !r->stacks.present) no_stacks(r);
+  if (((export_needs(&r->exports) & EXPORT_NEEDS_STACKS) || opt.stack_times) && !r->stacks.present)
+    no_stacks(r);
   hist_range(&prof->hist, &cg_lo, &cg_hi);
   if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian))
     prof->have_hist = 1;
@@ -471,6 +475,16 @@ static void print_reports(Run *r)
     printed = 1;
   if (r->style & STYLE_FUNC_ORDER) cg_print_function_ordering(cg, syms);
   if (r->style & STYLE_FILE_ORDER) cg_print_file_ordering(cg, syms, r->map.files, r->map.nfiles);
+  if (opt.stack_times) {        /* ours, after all of GNU's */
+    StackTimes t;
+    stack_times_compute(&t, &r->stacks, prof->have_arcs ? cg : NULL, hz);
+    if (printed) printf("\f\n");
+    char *file = xmalloc(strlen(r->files[0]) + 8);
+    sprintf(file, "%s.stacks", r->files[0]);
+    stack_times_print(&t, syms, file);
+    free(file);
+    stack_times_free(&t);
+  }
 }
 
 int main(int argc, char **argv)

@@ -232,6 +232,18 @@ while IFS= read -r l; do
 done < "$out/stacks.log"
 grep -q '^stacks: done' "$out/stacks.log" || bad "stacks: the tests did not run to the end (see tests/out/stacks.log)"
 
+# 10. --stack-times: measured inclusive time against the program's own
+#     clock where the estimate is wrong (tests/stack_times.sh).
+GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
+while IFS= read -r l; do
+  case $l in
+    ok*) ok;;
+    FAIL*) bad "stack_times: ${l#FAIL }";;
+    skip*) echo "stack_times: $l";;
+  esac
+done < "$out/stack_times.log"
+grep -q '^stack_times: done' "$out/stack_times.log" || bad "stack_times: the tests did not run to the end (see tests/out/stack_times.log)"
+
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
