@@ -7,6 +7,7 @@
 #include "export_callgrind.h"
 #include "export_json.h"
 #include "export_pprof.h"
+#include "export_flame.h"
 
 static void write_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
@@ -31,6 +32,18 @@ static void write_pprof(FILE *f, const ExportInput *in, const ExportOptions *eo)
   export_pprof(f, in);
 }
 
+static void write_folded(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_folded(f, in);
+}
+
+static void write_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_flame(f, in);
+}
+
 /* The exports, in the order they are opened and written. */
 const ExportKind export_kinds[] = {
   { "dot", "gprof.dot", write_dot, 1, 0 },
@@ -39,7 +52,10 @@ const ExportKind export_kinds[] = {
     EXPORT_NEEDS_ARC_RECS | EXPORT_NEEDS_BINS },
   { "json", "gprof.json", write_json, 1, 0 },
   /* gzip data: to standard output as gzip -c writes it, not to a terminal */
-  { "pprof", "gprof.pb.gz", write_pprof, EXPORT_STDOUT_BINARY, 0 },
+  { "pprof", "gprof.pb.gz", write_pprof, EXPORT_STDOUT_BINARY, EXPORT_USES_STACKS },
+  /* the stacks libprof sampled (LIBPROF_STACKS) */
+  { "folded", "gprof.folded", write_folded, 1, EXPORT_NEEDS_STACKS },
+  { "flame", "gprof.svg", write_flame, 1, EXPORT_NEEDS_STACKS },
 };
 #define EXPORT_KINDS ((int)(sizeof export_kinds / sizeof export_kinds[0]))
 const int export_nkinds = EXPORT_KINDS;

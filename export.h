@@ -1,7 +1,8 @@
 /* export.h -- the analysis as data for other tools: Graphviz DOT
  * (--dot, export_dot.h), the callgrind profile format (--callgrind,
- * export_callgrind.h), JSON (--json, export_json.h) and pprof's gzipped
- * profile.proto (--pprof, export_pprof.h).
+ * export_callgrind.h), JSON (--json, export_json.h), pprof's gzipped
+ * profile.proto (--pprof, export_pprof.h), and libprof's sampled stacks
+ * as folded stacks and a flame graph (--folded, --flame, export_flame.h).
  *
  * The exports are the rows of one table (export_kinds, in export.c): an
  * export is added by adding a row; the driver makes each row's long
@@ -22,7 +23,11 @@ typedef void ExportWriter(FILE *f, const ExportInput *in, const ExportOptions *e
 /* What an export needs kept beyond what the reports keep. */
 enum {
   EXPORT_NEEDS_ARC_RECS = 1,    /* the arc records as read (call sites) */
-  EXPORT_NEEDS_BINS = 2         /* the histogram bins after assignment */
+  EXPORT_NEEDS_BINS = 2,        /* the histogram bins after assignment */
+  EXPORT_NEEDS_STACKS = 4,      /* the stacks libprof sampled (PROFILE.stacks,
+                                   stacks.h): without them the run fails */
+  EXPORT_USES_STACKS = 8        /* the same, read when there are any (none:
+                                   the export writes what it can without) */
 };
 
 enum { EXPORT_STDOUT_BINARY = 2 };

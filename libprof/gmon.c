@@ -6,6 +6,7 @@
  *   base.c     memory, thread ids, locks, masks, messages, names
  *   count.c    counting: the threads' arc tables and the shared one
  *   objects.c  the process's other objects and their histograms
+ *   stacks.c   real stacks (LIBPROF_STACKS): the walk and their table
  *   sample.c   sampling: timers, the signal handler, masks kept open
  *   write.c    writing: the GNU format, files whole or not at all
  *   gmon.c     (this file) control: settings, start-up, the mcount slow
@@ -43,6 +44,7 @@
 #include "base.c"
 #include "count.c"
 #include "objects.c"
+#include "stacks.c"
 #include "sample.c"
 #include "write.c"
 
@@ -63,6 +65,7 @@ static prof_tab *thread_attach(void)
   t = count_take();
   if (!t) return NULL;
   pthread_setspecific(tab_key, t);
+  stacks_thread_bounds();
   start_thread_timer();
   return t;
 }
@@ -167,7 +170,20 @@ static void settings(void)
     if (!strcmp(v, "1")) P.objects = 1;
     else if (strcmp(v, "0")) reject("LIBPROF_OBJECTS", v, "not 0 or 1; the program's own code only");
   }
-  P.sig = pick_signal();
+  v = getenv("LIBPROF_STACKS");
+  P.stack_depth = 0;
+  if (v) {
+    long d = whole_number(v, STK_MAX_DEPTH);
+    if (d < 0) reject("LIBPROF_STACKS", v, "not a whole number from 0 to 256; no stacks");
+    else P.stack_depth = (int)d;
+  }
+  v = getenv("LIBPROF_STACKS_MAX");
+  P.stack_slots = STK_DEFAULT_SLOTS;
+  if (v) {
+    long m = whole_number(v, 1L << 24);
+    if (m < 64) reject("LIBPROF_STACKS_MAX", v, "not a whole number from 64 to 16777216; 32768 stacks");
+    else for (P.stack_slots = 64; P.stack_slots < (uint64_t)m; P.stack_slots *= 2) {}
+  }
 }
 
 /* LIBPROF_OBJECTS: the map read now, and a thread that reads it again
@@ -218,7 +234,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   sa.sa_sigaction = on_sigprof;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  sigaction(P.sig, &sa, NULL);
+  P.sig = pick_signal(&sa);
   pthread_key_create(&tab_key, thread_done);
   /* glibc's own registration, which pthread_atfork calls: pthread_atfork
      would bring a function of libc_nonshared.a into the program, listed
@@ -261,6 +277,8 @@ static void start(unsigned long lowpc, unsigned long highpc)
       sigaction(P.dump_signal, &sa, NULL);
     }
   }
+  if (P.stack_depth && !stacks_init(P.stack_depth, P.stack_slots))
+    say("libprof: out of memory for LIBPROF_STACKS; no stacks\n", NULL, NULL);
   P.pid = getpid();
   P.enabled = 1;
   __prof_textsize = P.textsize;
@@ -274,7 +292,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
     if (P.helper) pthread_detach(th);
     raw_sigmask(SIG_SETMASK, &old, NULL);
   }
-  if (P.objects) start_poller();
+  if (P.objects || S.depth) start_poller();
   in_libprof--;
 }
 
@@ -479,7 +497,8 @@ static void child_after_fork(void)
   if (P.started && P.bins) {
     memset(P.bins, 0, P.nbins * sizeof *P.bins);
     count_after_fork();
-    if (P.objects) {             /* the objects' counts too, and a poller of its own */
+    stacks_after_fork();
+    if (P.objects || S.depth) {             /* the objects' counts too, and a poller of its own */
       int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
       for (int k = 0; k < n; k++) memset(O.obj[k].bins, 0, O.obj[k].nbins * sizeof *O.obj[k].bins);
       O.lock = 0;

@@ -144,7 +144,7 @@ static int obj_counts(struct dl_phdr_info *info, size_t size, void *data)
    time (or FORCE).  Not from a signal handler: dl_iterate_phdr locks. */
 static void objects_scan(int force)
 {
-  if (!P.objects) return;
+  if (!P.objects && !P.stack_depth) return;   /* the stacks' walk reads the map too */
   int taken = lock_take(&O.lock, -1);
   unsigned long long c[2] = { 0, 0 };
   dl_iterate_phdr(obj_counts, c);

@@ -85,6 +85,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
     }
     pc = self;
   }
+  if (S.depth) stacks_record(uc, pc, n);
   uintptr_t off = pc - P.lowpc;
   if (off >= P.textsize) {
     if (P.objects) objects_credit(pc, n);
@@ -142,22 +143,44 @@ static void stop_thread_timer(void)
   if (!P.enabled || !P.bins || last_bin == NO_BIN) return;
   uint64_t ns = 1000000000u / (uint64_t)P.hz, ran = thread_cpu_ns() - timer_cpu0;
   uint64_t due = (ran + ns / 2) / ns;
-  if (due > ticks_seen)
+  if (due > ticks_seen) {
     __atomic_fetch_add(&P.bins[last_bin], (uint32_t)(due - ticks_seen), __ATOMIC_RELAXED);
+    stacks_credit_last(due - ticks_seen);
+  }
   ticks_seen = due;
 }
 
 /* The sampling signal: a real-time signal nobody uses (the highest whose
    disposition is the default and which is not LIBPROF_DUMP_SIGNAL), so a
    program's own SIGPROF handler and ITIMER_PROF timer get their own
-   signals only, at their own rate. */
-static int pick_signal(void)
+   signals only, at their own rate.  The handler is installed here: a
+   signal that cannot be delivered is passed over: qemu-user cannot map
+   the highest guest signals to the host's, yet takes handlers for them,
+   so each candidate is sent once, blocked, and must be seen pending. */
+static int deliverable(int s)
+{
+  sigset_t one, old, pend;
+  sigemptyset(&one);
+  sigaddset(&one, s);
+  raw_sigmask(SIG_BLOCK, &one, &old);
+  syscall(SYS_tgkill, getpid(), tid(), s);
+  int ok = sigpending(&pend) == 0 && sigismember(&pend, s) == 1;
+  struct timespec zero = { 0, 0 };
+  if (ok) sigtimedwait(&one, NULL, &zero);
+  raw_sigmask(SIG_SETMASK, &old, NULL);
+  return ok;
+}
+
+static int pick_signal(const struct sigaction *sa)
 {
   for (int s = SIGRTMAX; s >= SIGRTMIN; s--) {
     struct sigaction old;
     if (s == P.dump_signal || sigaction(s, NULL, &old) != 0) continue;
-    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) return s;
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL && sigaction(s, sa, NULL) == 0) {
+      if (deliverable(s)) return s;
+      sigaction(s, &old, NULL);
+    }
   }
+  sigaction(SIGPROF, sa, NULL);
   return SIGPROF;
 }
-

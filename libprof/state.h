@@ -56,6 +56,8 @@ static struct {
   int wake[2];                   /* a pipe: a byte in it makes the helper write */
   int helper;                    /* the helper thread runs */
   int objects;                   /* LIBPROF_OBJECTS=1: other objects sampled */
+  int stack_depth;               /* LIBPROF_STACKS (stacks.c: S.depth once made) */
+  uint64_t stack_slots;          /* LIBPROF_STACKS_MAX, a power of two */
   int idlen;                     /* the program's build-id (0: none), */
   unsigned char id[20];          /* copied at start-up for the header */
 } P;

@@ -185,6 +185,7 @@ static void write_data(wbuf *w)
    object's (objects.c), or the manifest of a profile's objects. */
 static const prof_obj *writing_obj;
 static const char *const *writing_manifest;   /* the files, by object */
+static int writing_stacks;
 
 static void whex(wbuf *w, uint64_t v)
 {
@@ -223,6 +224,93 @@ static void write_manifest(wbuf *w)
   }
 }
 
+static void wdec(wbuf *w, uint64_t v)
+{
+  char d[24];
+  int k = 0;
+  do d[k++] = (char)('0' + v % 10); while ((v /= 10) > 0);
+  while (k) wbytes(w, &d[--k], 1);
+}
+
+static void wid(wbuf *w, const unsigned char *id, int idlen)
+{
+  for (int i = 0; i < idlen; i++) {
+    char hx[2] = { "0123456789abcdef"[id[i] >> 4], "0123456789abcdef"[id[i] & 15] };
+    wbytes(w, hx, 2);
+  }
+  if (!idlen) wbytes(w, "-", 1);
+}
+
+static void wobject(wbuf *w, int k, uintptr_t base, uintptr_t lo, uintptr_t hi,
+                    const unsigned char *id, int idlen, const char *path)
+{
+  wbytes(w, "object ", 7);
+  wdec(w, (uint64_t)k);
+  wbytes(w, " ", 1);
+  whex(w, base);
+  wbytes(w, " ", 1);
+  whex(w, lo);
+  wbytes(w, " ", 1);
+  whex(w, hi);
+  wbytes(w, " ", 1);
+  wid(w, id, idlen);
+  wbytes(w, " ", 1);
+  wbytes(w, path, strlen(path));
+  wbytes(w, "\n", 1);
+}
+
+/* PROFILE.stacks (stacks.c; the format is in doc/DESIGN.md, "Stacks"):
+   entries still being filled by a sampling thread are left out. */
+static void write_stacks(wbuf *w)
+{
+  const char *head = "libprof-stacks 1\nhz ";
+  wbytes(w, head, strlen(head));
+  wdec(w, P.hz ? (uint64_t)P.hz : 100);
+  wbytes(w, "\ndepth ", 7);
+  wdec(w, (uint64_t)S.depth);
+  wbytes(w, "\nsamples ", 9);
+  wdec(w, __atomic_load_n(&S.samples, __ATOMIC_RELAXED));
+  wbytes(w, "\ndropped ", 9);
+  wdec(w, __atomic_load_n(&S.dropped, __ATOMIC_RELAXED));
+  wbytes(w, "\n", 1);
+  wobject(w, 0, P.bias, P.lowpc, P.highpc, P.id, P.idlen, S.exe);
+  int no = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  for (int k = 0; k < no; k++) {
+    const prof_obj *o = &O.obj[k];
+    wobject(w, k + 1, o->base, o->lo, o->hi, o->id, o->idlen, o->path);
+  }
+  uint32_t nn = __atomic_load_n(&S.nnames, __ATOMIC_RELAXED);
+  for (uint32_t k = 0; k < nn && k < STK_NAMES; k++) {
+    uint32_t t = __atomic_load_n(&S.names[k].tid, __ATOMIC_ACQUIRE);
+    if (!t) continue;
+    char name[17];
+    memcpy(name, S.names[k].name, 16);
+    name[16] = 0;
+    for (char *c = name; *c; c++) if (*c == '\n') *c = ' ';
+    wbytes(w, "thread ", 7);
+    wdec(w, t);
+    wbytes(w, " ", 1);
+    wbytes(w, name, strlen(name));
+    wbytes(w, "\n", 1);
+  }
+  for (uint64_t k = 0; k <= S.mask; k++) {
+    const stk_entry *e = &S.e[k];
+    if (__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) != STK_READY) continue;
+    wbytes(w, "stack ", 6);
+    wdec(w, e->tid);
+    wbytes(w, " ", 1);
+    wdec(w, __atomic_load_n(&e->count, __ATOMIC_RELAXED));
+    wbytes(w, " ", 1);
+    wbytes(w, &e->end, 1);
+    const uintptr_t *pcs = &S.pcs[k * (uint64_t)S.depth];
+    for (uint32_t i = 0; i < e->n; i++) {
+      wbytes(w, " ", 1);
+      whex(w, pcs[i]);
+    }
+    wbytes(w, "\n", 1);
+  }
+}
+
 /* Writes the profile into the open file FD.  Returns 0 or an errno value. */
 static int write_fd(int fd)
 {
@@ -230,7 +318,9 @@ static int write_fd(int fd)
   w.fd = fd;
   w.err = 0;
   w.n = 0;
-  if (writing_manifest) {
+  if (writing_stacks) {
+    write_stacks(&w);
+  } else if (writing_manifest) {
     write_manifest(&w);
   } else if (writing_obj) {
     write_header(&w, writing_obj->id, writing_obj->idlen);
@@ -362,7 +452,8 @@ static int write_objects(const char *path)
   return err ? err : e;
 }
 
-/* The program's profile at PATH, then its objects' beside it. */
+/* The program's profile at PATH, then its objects' and its stacks
+   beside it. */
 static int write_profile(const char *path)
 {
   int err = write_to(path);
@@ -370,6 +461,19 @@ static int write_profile(const char *path)
     int e = write_objects(path);
     if (e) {
       say("libprof: ", path, ".objects: ");
+      say(strerror(e), "\n", NULL);
+    }
+  }
+  if (!err && S.depth) {
+    static char file[4200];
+    int e = make_name(file, sizeof file, path, ".stacks", -1) ? ENAMETOOLONG : 0;
+    if (!e) {
+      writing_stacks = 1;
+      e = write_to(file);
+      writing_stacks = 0;
+    }
+    if (e) {
+      say("libprof: ", path, ".stacks: ");
       say(strerror(e), "\n", NULL);
     }
   }

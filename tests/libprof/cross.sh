@@ -147,3 +147,30 @@ for mode in $modes; do
   done
   say $((1 - ok)) "no libprof function in -z, -c, -r, -C listings, ours and GNU's ($mode)"
 done
+
+# real stacks (LIBPROF_STACKS): the walk names the known chain, the file
+# is well formed and its leaves in the program add up to the histogram;
+# then the same with the signal sent by the program from inside libc's
+# syscall wrapper (a leaf without a frame)
+for mode in $modes; do
+  rm -f gmon.out gmon.out.stacks
+  xcc "$here/stk_chain.c" chain $(flags $mode) && LIBPROF_HZ=1000 LIBPROF_STACKS=32 run ./chain
+  h=$(python3 "$here/hist.py" $( [ $arch = i386 ] && echo -m32 ) gmon.out | awk '{printf "%d\n", $2 * $4 + 0.5}')
+  facts=$(python3 "$here/stk.py" gmon.out.stacks chain spin) \
+      && [ "$(echo "$facts" | sed -n 's/.* leaf-in-program \([0-9]*\).*/\1/p')" = "$h" ] \
+      && [ "$(echo "$facts" | sed -n 2p)" = "b $h" ] \
+      && [ "$(python3 "$here/stk.py" gmon.out.stacks chain b | sed -n 2p)" = "a $h" ] \
+      && [ "$(python3 "$here/stk.py" gmon.out.stacks chain a | sed -n 2p)" = "main $h" ] && [ "$h" -gt 100 ]
+  say $? "LIBPROF_STACKS: main -> a -> b -> spin in every stack, $h samples ($mode): $(echo $facts)"
+  # (not static: libc's wrapper is then the program's text, taken for
+  # code with frames; not i386, whose system calls go through the vDSO's
+  # __kernel_vsyscall, whose frame holds saved registers, not a caller)
+  [ $mode = static ] || [ $arch = i386 ] && continue
+  rm -f gmon.out gmon.out.stacks
+  LIBPROF_HZ=0 LIBPROF_STACKS=32 run ./chain raise
+  facts=$(python3 "$here/stk.py" gmon.out.stacks chain spin) && n=$(echo "$facts" | sed -n 's/^samples \([0-9]*\).*/\1/p') \
+    && [ "$n" -ge 150 ] && [ "$(echo "$facts" | sed -n 2p)" = "b $n" ] \
+    && [ "$(python3 "$here/stk.py" gmon.out.stacks chain b | sed -n 2p)" = "a $n" ] \
+    && [ "$(python3 "$here/stk.py" gmon.out.stacks chain a | sed -n 2p)" = "main $n" ]
+  say $? "LIBPROF_STACKS: from libc's syscall wrapper, main -> a -> b -> spin in every stack ($mode): $(echo $facts)"
+done

@@ -1,0 +1,339 @@
+/* stacks.c -- real stacks (LIBPROF_STACKS=DEPTH, off by default): at each
+ * sample the interrupted thread's frame pointers are walked to at most
+ * DEPTH frames and the stack is counted in one table for the process,
+ * labelled with the thread's id.  Written beside the profile as
+ * PROFILE.stacks (write.c; format in doc/DESIGN.md, "Stacks").
+ *
+ * The walk runs in the sampling signal's handler: it takes no lock,
+ * calls nothing but system calls, and reads only the interrupted
+ * thread's own stack between its stack pointer and the top of its stack
+ * (bounds taken when the thread was attached) and code bytes of the
+ * program's text.  Every frame address is checked before it is read and
+ * must rise, so the walk ends and never faults, even in code built
+ * without frame pointers (libc), where the frame register holds
+ * anything.
+ *
+ * The table: STK entries of {hash, state, tid, depth, end, count}, each
+ * with room for DEPTH PCs, in anonymous memory made at start-up (pages
+ * never touched cost nothing).  An empty entry is claimed with a CAS,
+ * filled and published; an equal published one has its count added
+ * atomically; one being filled by another thread is passed over (two
+ * entries for one stack then reach the file; its readers add them).
+ * After STK_PROBES entries the sample is counted as dropped.  Part of
+ * gmon.c's translation unit; uses base.c and objects.c's map. */
+
+#include <sys/auxv.h>
+
+#define STK_MAX_DEPTH 256
+#define STK_PROBES 32
+#define STK_NAMES 4096
+#define STK_DEFAULT_SLOTS 32768
+enum { STK_EMPTY, STK_FILLING, STK_READY };
+
+typedef struct {
+  uint64_t hash;
+  uint32_t state, tid;
+  uint16_t n;                    /* PCs */
+  char end;                      /* 'c' complete, 't' truncated, 'b' broken */
+  uint64_t count;
+} stk_entry;
+
+static struct {
+  int depth;                     /* 0: off */
+  uint64_t mask;                 /* entries - 1 */
+  stk_entry *e;
+  uintptr_t *pcs;                /* entry i's PCs at pcs[i * depth] */
+  size_t pcs_bytes;
+  uint64_t samples, dropped;
+  struct { uint32_t tid; char name[16]; } names[STK_NAMES];
+  uint32_t nnames;
+  char exe[1024];                /* the program's path (/proc/self/exe) */
+  uintptr_t entry;               /* the program's entry point (AT_ENTRY) */
+} S;
+
+/* the thread's stack, and where its samples went (for stop_thread_timer) */
+static __thread uintptr_t stk_lo, stk_hi;
+static __thread uint32_t stk_nsamples, stk_name_slot;   /* slot + 1 */
+static __thread uint64_t stk_last;                      /* entry + 1 */
+
+/* LIBPROF_STACKS's table, at start-up.  Returns 0 when out of memory. */
+static int stacks_init(int depth, uint64_t slots)
+{
+  S.depth = depth;
+  S.mask = slots - 1;
+  S.e = map_zero(slots * sizeof *S.e);
+  S.pcs_bytes = slots * (size_t)depth * sizeof *S.pcs;
+  S.pcs = map_zero(S.pcs_bytes);
+  if (!S.e || !S.pcs) { S.depth = 0; return 0; }
+  S.entry = (uintptr_t)getauxval(AT_ENTRY);
+  ssize_t n = readlink("/proc/self/exe", S.exe, sizeof S.exe - 1);
+  S.exe[n > 0 ? n : 0] = 0;
+  return 1;
+}
+
+/* The calling thread's stack bounds (not from a signal handler). */
+static void stacks_thread_bounds(void)
+{
+  pthread_attr_t a;
+  void *addr;
+  size_t size;
+  stk_lo = stk_hi = 0;
+  if (!S.depth || pthread_getattr_np(pthread_self(), &a) != 0) return;
+  if (pthread_attr_getstack(&a, &addr, &size) == 0) {
+    stk_lo = (uintptr_t)addr;
+    stk_hi = (uintptr_t)addr + size;
+  }
+  pthread_attr_destroy(&a);
+}
+
+static int in_text(uintptr_t a)
+{
+  return a - P.lowpc < P.textsize;
+}
+
+/* Is A in some object's text (the program's or one of the map's)? */
+static int in_some_text(uintptr_t a)
+{
+  if (in_text(a)) return 1;
+  int k = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  while (k--)
+    if (a >= O.obj[k].lo && a < O.obj[k].hi) return 1;
+  return 0;
+}
+
+/* Is A, a word found on the stack, a return address into the program's
+   text, i.e. does a call instruction end just before it? */
+static int returns_into_text(uintptr_t a)
+{
+  if (!in_text(a) || a - P.lowpc < 8) return 0;
+#if defined(__x86_64__) || defined(__i386__)
+  const unsigned char *p = (const unsigned char *)a;
+  if (p[-5] == 0xe8) return 1;                               /* call rel32 */
+  if (p[-2] == 0xff && (p[-1] & 0x38) == 0x10 && (p[-1] & 0xc0) != 0x40 && (p[-1] & 0xc0) != 0x80)
+    return 1;                                                /* call *%reg, *(%reg) */
+  if (p[-3] == 0xff && (p[-2] & 0xf8) == 0x50) return 1;     /* call *d8(%reg) */
+  if (p[-6] == 0xff && ((p[-5] & 0xf8) == 0x90 || p[-5] == 0x15)) return 1; /* d32, rip */
+  return 0;
+#elif defined(__aarch64__)
+  uint32_t i;
+  memcpy(&i, (const void *)(a - 4), 4);
+  return (i & 0xfc000000u) == 0x94000000u || (i & 0xfffffc1fu) == 0xd63f0000u;
+#else
+  return 0;
+#endif
+}
+
+/* The first word in [FROM, TO) (at most 512 words) that returns into the
+   program's text: its address, or 0. */
+static uintptr_t scan_for_return(uintptr_t from, uintptr_t to)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  from = (from + w - 1) & ~(w - 1);
+  if (to > stk_hi) to = stk_hi;
+  for (uintptr_t a = from, k = 0; a + w <= to && k < 512; a += w, k++)
+    if (returns_into_text(*(const uintptr_t *)a)) return a;
+  return 0;
+}
+
+/* The frame record of the -pg function a return address found at A
+   returns into: the first pair above A of a rising frame address (or 0,
+   the outermost) and a return address into the program's text.  Code
+   without frame pointers leaves junk in the frame register; this takes
+   the walk back onto the program's own chain.  0 when none is near. */
+static uintptr_t resync(uintptr_t a)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  for (uintptr_t b = a + w, k = 0; b + 2 * w <= stk_hi && k < 512; b += w, k++) {
+    uintptr_t up = ((const uintptr_t *)b)[0], ret = ((const uintptr_t *)b)[1];
+    if ((up == 0 || (up > b && up <= stk_hi - 2 * w && !(up & (w - 1)))) && returns_into_text(ret))
+      return b;
+  }
+  return 0;
+}
+
+/* Walks the interrupted stack into PCS (at most S.depth); returns the
+   number of PCs and sets *END. */
+static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, char *end)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  uintptr_t sp, fp, lr = 0;
+#if defined(__x86_64__)
+  sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+  fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
+#elif defined(__i386__)
+  sp = (uintptr_t)uc->uc_mcontext.gregs[REG_ESP];
+  fp = (uintptr_t)uc->uc_mcontext.gregs[REG_EBP];
+#elif defined(__aarch64__)
+  sp = (uintptr_t)uc->uc_mcontext.sp;
+  fp = (uintptr_t)uc->uc_mcontext.regs[29];
+  lr = (uintptr_t)uc->uc_mcontext.regs[30];
+#else
+  (void)uc;
+  sp = fp = 0;
+#endif
+  (void)lr;
+  uint32_t n = 0, max = (uint32_t)S.depth;
+  pcs[n++] = pc;
+  *end = 'b';
+  if (!stk_hi || sp < stk_lo || sp >= stk_hi) return n;   /* another stack */
+  /* the leaf: its caller may not be in the frame chain yet (prologue),
+     any more (epilogue) or at all (code without frame pointers) */
+  uintptr_t extra = 0;
+  if (in_text(pc)) {
+#if defined(__x86_64__) || defined(__i386__)
+    const unsigned char *b = (const unsigned char *)pc;
+    int at_push = b[0] == 0x55 || (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && (b[3] & 0xfe) == 0xfa && b[4] == 0x55);
+#if defined(__x86_64__)
+    int at_mov = b[0] == 0x48 && ((b[1] == 0x89 && b[2] == 0xe5) || (b[1] == 0x8b && b[2] == 0xec));
+#else
+    int at_mov = (b[0] == 0x89 && b[1] == 0xe5) || (b[0] == 0x8b && b[1] == 0xec);
+#endif
+    if ((at_push || b[0] == 0xc3) && sp + w <= stk_hi) extra = *(const uintptr_t *)sp;
+    else if (at_mov && sp + 2 * w <= stk_hi) extra = *(const uintptr_t *)(sp + w);
+#elif defined(__aarch64__)
+    uint32_t i;
+    memcpy(&i, (const void *)pc, 4);
+    if ((i & 0xffc07fffu) == 0xa9807bfdu || i == 0xd65f03c0u) extra = lr;  /* stp x29, x30, [sp, #-N]!; ret */
+#endif
+  } else {
+#if defined(__aarch64__)
+    if (in_text(lr)) extra = lr;             /* a leaf of libc: LR not saved yet */
+#endif
+    if (!extra) {
+      uintptr_t a = scan_for_return(sp, fp > sp && fp < stk_hi ? fp : sp + 512 * w);
+      if (a) {
+        extra = *(const uintptr_t *)a;
+        fp = resync(a);
+      }
+    }
+  }
+  if (extra && in_some_text(extra) && n < max) {
+    pcs[n++] = extra;
+    if (!in_text(extra) && n < max) {
+      /* a function of the program called from code without frame
+         pointers, caught before its frame was made: as for such frames
+         below, the program's own caller is found on the stack */
+      uintptr_t a = scan_for_return(sp + w, sp + 513 * w);
+      if (a) {
+        pcs[n++] = *(const uintptr_t *)a;
+        fp = resync(a);
+      }
+    }
+  }
+  uintptr_t lo = sp;
+  while (n < max) {
+    if (fp == 0) { *end = n > 1 ? 'c' : 'b'; return n; }   /* the leaf alone: junk */
+    if (fp < lo || fp > stk_hi - 2 * w || (fp & (w - 1))) return n;
+    uintptr_t next = ((const uintptr_t *)fp)[0], ret = ((const uintptr_t *)fp)[1];
+    if (ret == 0) { *end = 'c'; return n; }
+    if (!in_some_text(ret)) return n;
+    if (!(n == 2 && extra == ret)) pcs[n++] = ret;   /* the leaf's caller, found twice */
+    if (!in_text(ret) && n < max) {
+      /* a frame of code without frame pointers: its -pg caller's return
+         address lies between this record and the next */
+      uintptr_t a = scan_for_return(fp + 2 * w, next > fp && next < stk_hi ? next : fp + 514 * w);
+      if (a) {
+        uintptr_t r = *(const uintptr_t *)a;
+        pcs[n++] = r;
+        /* the call in the program's entry point (_start): the bottom */
+        if (r - S.entry < 64) { *end = 'c'; return n; }
+        next = resync(a);
+        if (!next) return n;
+      }
+    }
+    if (n >= max) break;                     /* truncated, whatever lies beyond */
+    if (next != 0 && next <= fp) return n;
+    lo = fp + 2 * w;
+    fp = next;
+  }
+  *end = 't';
+  return n;
+}
+
+static uint64_t stk_hash(uint32_t tid, char end, const uintptr_t *pcs, uint32_t n)
+{
+  uint64_t h = 0x9e3779b97f4a7c15u ^ tid ^ ((uint64_t)(unsigned char)end << 32) ^ ((uint64_t)n << 40);
+  for (uint32_t i = 0; i < n; i++) {
+    h ^= pcs[i];
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 32;
+  }
+  return h ? h : 1;
+}
+
+/* The thread's name, now and then (a name set after start is seen). */
+static void stk_name(uint32_t t)
+{
+  uint32_t k = ++stk_nsamples;
+  if (k & (k - 1)) return;                   /* 1, 2, 4, 8, ... */
+  k = stk_name_slot;
+  if (!k) {
+    k = __atomic_add_fetch(&S.nnames, 1, __ATOMIC_RELAXED);
+    if (k > STK_NAMES) return;
+    stk_name_slot = k;
+  }
+  char name[16] = { 0 };
+  syscall(SYS_prctl, PR_GET_NAME, name, 0, 0, 0);
+  memcpy(S.names[k - 1].name, name, sizeof name);
+  __atomic_store_n(&S.names[k - 1].tid, t, __ATOMIC_RELEASE);
+}
+
+/* Counts N samples of the interrupted stack (from the signal handler). */
+static void stacks_record(const ucontext_t *uc, uintptr_t pc, uint32_t n)
+{
+  uintptr_t pcs[S.depth];       /* on the interrupted thread's stack: no more than asked */
+  char end;
+  uint32_t depth = stacks_walk(uc, pc, pcs, &end);
+  uint32_t t = (uint32_t)tid();
+  stk_name(t);
+  uint64_t h = stk_hash(t, end, pcs, depth);
+  __atomic_fetch_add(&S.samples, n, __ATOMIC_RELAXED);
+  for (uint64_t k = h & S.mask, probe = 0; probe < STK_PROBES; probe++, k = (k + 1) & S.mask) {
+    stk_entry *e = &S.e[k];
+    uint32_t st = __atomic_load_n(&e->state, __ATOMIC_ACQUIRE);
+    if (st == STK_EMPTY) {
+      if (!__atomic_compare_exchange_n(&e->state, &st, STK_FILLING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        continue;                /* another thread took it first */
+      e->hash = h;
+      e->tid = t;
+      e->n = (uint16_t)depth;
+      e->end = end;
+      memcpy(&S.pcs[k * (uint64_t)S.depth], pcs, depth * sizeof *pcs);
+      __atomic_store_n(&e->count, n, __ATOMIC_RELAXED);
+      __atomic_store_n(&e->state, STK_READY, __ATOMIC_RELEASE);
+      stk_last = k + 1;
+      return;
+    }
+    if (st == STK_READY && e->hash == h && e->tid == t && e->n == depth && e->end == end
+        && !memcmp(&S.pcs[k * (uint64_t)S.depth], pcs, depth * sizeof *pcs)) {
+      __atomic_fetch_add(&e->count, n, __ATOMIC_RELAXED);
+      stk_last = k + 1;
+      return;
+    }
+  }
+  __atomic_fetch_add(&S.dropped, n, __ATOMIC_RELAXED);
+  stk_last = 0;
+}
+
+/* The samples stop_thread_timer credits to the thread's last bin go to
+   its last stack too, so the stacks still add up to the histogram. */
+static void stacks_credit_last(uint64_t n)
+{
+  if (!S.depth) return;
+  __atomic_fetch_add(&S.samples, n, __ATOMIC_RELAXED);
+  if (stk_last) __atomic_fetch_add(&S.e[stk_last - 1].count, n, __ATOMIC_RELAXED);
+  else __atomic_fetch_add(&S.dropped, n, __ATOMIC_RELAXED);
+}
+
+/* A forked child starts with no stacks. */
+static void stacks_after_fork(void)
+{
+  if (!S.depth) return;
+  madvise(S.e, (S.mask + 1) * sizeof *S.e, MADV_DONTNEED);   /* zero again */
+  madvise(S.pcs, S.pcs_bytes, MADV_DONTNEED);
+  S.samples = S.dropped = 0;
+  S.nnames = 0;
+  stk_name_slot = 0;
+  stk_nsamples = 0;
+  stk_last = 0;
+}

@@ -1,0 +1,108 @@
+#!/bin/sh
+# stacks.sh -- libprof's real stacks (LIBPROF_STACKS): off by default;
+# the file checked strictly (stk.py); its stacks whose leaf is in the
+# program add up to the histogram exactly; measured time per caller
+# within 5% of the program's own clock where gprof's estimate is wrong;
+# hostile frames, coroutines, libc without frame pointers and 10 kHz
+# sampling survived; threads named; a full table counted; bad settings
+# rejected; fork and the shared library too.
+. "$(dirname "$0")/common.sh"
+say_prefix="stacks: "
+lp="-L$top/libprof -lprof"
+hist_total() { python3 "$here/hist.py" "$1" | awk '{printf "%d\n", $2 * $4 + 0.5}'; }
+field() { sed -n "s/.* $1 \([^ ]*\).*/\1/p"; }   # stk.py's facts
+
+cc -O1 -pg -g "$here/stk_acc.c" -o acc $lp
+./acc 1 > /dev/null
+[ -f gmon.out ] && [ ! -e gmon.out.stacks ]; say $? "off by default: no stack file"
+rm -f gmon.out; LIBPROF_STACKS=0 ./acc 1 > /dev/null
+[ -f gmon.out ] && [ ! -e gmon.out.stacks ]; say $? "LIBPROF_STACKS=0: no stack file"
+
+# accuracy: truth (the program's clock), gprof's estimate, the stacks
+rm -f gmon.out*
+LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./acc 10 > truth.txt
+python3 "$here/stk.py" gmon.out.stacks acc work > facts.txt; say $? "the stack file is well formed"
+cat facts.txt
+leaf=$(head -1 facts.txt | field leaf-in-program); h=$(hist_total gmon.out)
+[ "$leaf" = "$h" ]; say $? "stacks with their leaf in the program = the histogram's samples ($leaf, $h)"
+[ "$(head -1 facts.txt | field broken)" = 0 ] && [ "$(head -1 facts.txt | field truncated)" = 0 ]
+say $? "every stack of a -pg program complete"
+"$G" -b -q acc gmon.out > cg.txt
+# gprof's estimate: the parents' lines of work's entry (self + children)
+est() { awk -v p="$1" 'NF < 2 {next} /^\[/ && $(NF-1) == "work" {exit} $(NF-1) == p && NF == 5 {print $1 + $2}' cg.txt | tail -1; }
+tc=$(awk '{print $4}' truth.txt); td=$(awk '{print $7}' truth.txt)
+mc=$(sed -n 2p facts.txt | awk '{print $2 / 1000}'); md=$(sed -n 2p facts.txt | awk '{print $4 / 1000}')
+ec=$(est cheap); ed=$(est dear)
+echo "caller->work     truth    gprof-estimate (error)    stacks (error)"
+for k in cheap dear; do
+  if [ $k = cheap ]; then t=$tc e=$ec m=$mc; else t=$td e=$ed m=$md; fi
+  awk -v k=$k -v t=$t -v e=$e -v m=$m 'BEGIN {printf "%-14s %8.3f s %8.3f s (%+7.1f%%)   %8.3f s (%+5.1f%%)\n", k, t, e, (e - t) / t * 100, m, (m - t) / t * 100}'
+  awk -v t=$t -v m=$m 'BEGIN {exit !((m - t) / t < 0.05 && (t - m) / t < 0.05)}'
+  say $? "$k -> work measured within 5% of the truth ($m s, $t s)"
+done
+
+# hostile frames, 10 kHz, depth 256, static and shared
+cc -O1 -pg -g "$here/stk_hostile.c" -o hostile $lp -lpthread
+cc -O1 -pg -g "$here/stk_hostile.c" -o hostile_so -L"$top/libprof/shared" -lprof -lpthread
+for b in hostile hostile_so; do
+  rm -f gmon.out*
+  out=$(LD_LIBRARY_PATH="$top/libprof/shared" LIBPROF_HZ=10000 LIBPROF_STACKS=256 timeout 120 ./$b 2>&1)
+  [ "$out" = done ]; say $? "$b: junk in the frame register, qsort, a coroutine at 10 kHz: no fault ($out)"
+  python3 "$here/stk.py" gmon.out.stacks > facts.txt; say $? "$b: the stack file is well formed"
+  cat facts.txt
+  leaf=$(field leaf-in-program < facts.txt); h=$(hist_total gmon.out)
+  [ "$leaf" = "$h" ]; say $? "$b: leaves in the program = the histogram ($leaf, $h)"
+  grep -q 'worker-0,worker-1,worker-2' facts.txt; say $? "$b: threads labelled with their names"
+  [ "$(field threads < facts.txt)" -ge 4 ]; say $? "$b: every thread's stacks"
+done
+
+# a table too small: the rest counted as dropped, the sums still agree
+cat > deep.c <<'C'
+volatile unsigned long s;
+__attribute__((noinline)) void rec(int n) { if (n) rec(n - 1); else for (int i = 0; i < 20000; i++) s += i; }
+int main(void) { for (int k = 0; k < 20000; k++) rec(k % 200); return 0; }
+C
+cc -O1 -pg deep.c -o deep $lp
+rm -f gmon.out*
+LIBPROF_HZ=10000 LIBPROF_STACKS=256 LIBPROF_STACKS_MAX=64 ./deep
+python3 "$here/stk.py" gmon.out.stacks > facts.txt && [ "$(field dropped < facts.txt)" -gt 0 ] \
+  && [ "$(field truncated < facts.txt)" = 0 ]
+say $? "LIBPROF_STACKS_MAX=64: stacks beyond the table counted as dropped ($(cat facts.txt))"
+rm -f gmon.out*
+LIBPROF_HZ=10000 LIBPROF_STACKS=50 ./deep
+python3 "$here/stk.py" gmon.out.stacks > facts.txt && [ "$(field truncated < facts.txt)" -gt 0 ] \
+  && [ "$(field dropped < facts.txt)" = 0 ] && [ "$(field leaf-in-program < facts.txt)" = "$(hist_total gmon.out)" ]
+say $? "LIBPROF_STACKS=50: deeper stacks truncated at 50 frames ($(cat facts.txt))"
+
+# fork: the child's stacks beside the child's profile
+cat > forker.c <<'C'
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+volatile unsigned long s;
+__attribute__((noinline)) void spin(long n) { for (long i = 0; i < n; i++) s += i; }
+int main(void) { pid_t p = fork(); spin(300000000); if (p) { waitpid(p, 0, 0); printf("%d\n", (int)p); } return 0; }
+C
+cc -O1 -pg forker.c -o forker $lp
+rm -f gmon.out*; child=$(LIBPROF_STACKS=16 ./forker)
+python3 "$here/stk.py" gmon.out.$child.stacks > c.txt && python3 "$here/stk.py" gmon.out.stacks > p.txt \
+  && [ "$(field leaf-in-program < c.txt)" = "$(hist_total gmon.out.$child)" ] \
+  && [ "$(field leaf-in-program < p.txt)" = "$(hist_total gmon.out)" ]
+say $? "fork: parent and child each write their own stacks ($(cat p.txt | cut -c1-40); $(cat c.txt | cut -c1-40))"
+
+# settings
+for v in "LIBPROF_STACKS=abc" "LIBPROF_STACKS=257" "LIBPROF_STACKS=-1" "LIBPROF_STACKS=" "LIBPROF_STACKS_MAX=10"; do
+  rm -f gmon.out*
+  msg=$(env "$v" ./acc 1 2>&1 >/dev/null)
+  [ "$(echo "$msg" | grep -c "^libprof: ${v%%=*}=")" = 1 ]; say $? "$v rejected in one line: $msg"
+done
+
+# a leaf without a frame: the signal sent from inside libc's syscall
+# wrapper; the program's own caller is found on the stack
+cc -O1 -pg "$here/stk_chain.c" -o chain $lp
+rm -f gmon.out*
+LIBPROF_HZ=0 LIBPROF_STACKS=32 ./chain raise
+facts=$(python3 "$here/stk.py" gmon.out.stacks chain spin) && n=$(echo "$facts" | sed -n 's/^samples \([0-9]*\).*/\1/p') \
+  && [ "$n" -ge 150 ] && [ "$(echo "$facts" | sed -n 2p)" = "b $n" ] \
+  && [ "$(python3 "$here/stk.py" gmon.out.stacks chain a | sed -n 2p)" = "main $n" ]
+say $? "from libc's syscall wrapper, main -> a -> b -> spin in every stack: $(echo $facts)"
