@@ -205,9 +205,10 @@ typedef struct {
   Round rsamples, rnanos;
   size_t *own;                  /* per table symbol: its function's index */
   uint32_t *func_id;            /* per table symbol: its Function, 0 = none yet */
-  uint32_t *inl_id;             /* per string (an inlined function's
-                                   linkage name): its Function */
-  size_t inl_cap;
+  uint32_t *named_id;           /* per string (the linkage name of a
+                                   function known by name only): its
+                                   Function */
+  size_t named_cap;
   uint32_t nfuncs;
   uint32_t *loc_id;             /* per table symbol: its Location */
   uint32_t nlocs;
@@ -253,29 +254,34 @@ static uint32_t function_of(Pp *P, size_t i)
   return id;
 }
 
-/* The Function of the inlined function -l line symbol S is named after
-   (BFD names a line symbol inside inlined code so): its name and file,
-   its first line unknown. */
-static uint32_t inlined_function(Pp *P, const Sym *s)
+/* A Function known by name only, one per NAME (its linkage name):
+   DNAME as printed, in PATH (NULL: unknown), its first line unknown. */
+static uint32_t named_function(Pp *P, const char *name, const char *dname, const char *path)
 {
-  uint64_t name = S(P, s->name);
-  if (name >= P->inl_cap) {
-    size_t cap = P->inl_cap ? P->inl_cap : 256;
-    while (cap <= name) cap *= 2;
-    P->inl_id = xrealloc(P->inl_id, cap * sizeof *P->inl_id);
-    memset(P->inl_id + P->inl_cap, 0, (cap - P->inl_cap) * sizeof *P->inl_id);
-    P->inl_cap = cap;
+  uint64_t sys = S(P, name);
+  if (sys >= P->named_cap) {
+    size_t cap = P->named_cap ? P->named_cap : 256;
+    while (cap <= sys) cap *= 2;
+    P->named_id = xrealloc(P->named_id, cap * sizeof *P->named_id);
+    memset(P->named_id + P->named_cap, 0, (cap - P->named_cap) * sizeof *P->named_id);
+    P->named_cap = cap;
   }
-  if (P->inl_id[name]) return P->inl_id[name];
+  if (P->named_id[sys]) return P->named_id[sys];
   Pb *f = &P->fsub;
-  uint32_t id = P->inl_id[name] = ++P->nfuncs;
-  const char *path = src_sym_path(P->tab, s);
+  uint32_t id = P->named_id[sys] = ++P->nfuncs;
   pb_uint(f, FUNCTION_ID, id);
-  pb_uint(f, FUNCTION_NAME, S(P, sym_print_name(s)));
-  pb_uint(f, FUNCTION_SYSTEM_NAME, name);
+  pb_uint(f, FUNCTION_NAME, S(P, dname));
+  pb_uint(f, FUNCTION_SYSTEM_NAME, sys);
   if (path) pb_uint(f, FUNCTION_FILENAME, S(P, path));
   pb_msg(&P->functions, PROFILE_FUNCTION, f);
   return id;
+}
+
+/* The inlined function -l line symbol S is named after (BFD names a
+   line symbol inside inlined code so): its names and the line's file. */
+static uint32_t inlined_function(Pp *P, const Sym *s)
+{
+  return named_function(P, s->name, sym_print_name(s), src_sym_path(P->tab, s));
 }
 
 static void line(Pp *P, Pb *loc, uint32_t function, int lineno)
@@ -465,6 +471,10 @@ static uint32_t frame_location(Pp *P, size_t f)
   if (s) {
     size_t k = (size_t)(s - P->tab->base);
     line(P, l, function_of(P, k), k < symtab_own_len(P->tab) ? frame_line(P, f, s) : 0);
+  } else if (obj < st->nobjs) {
+    /* an object whose symbols could not be read: its "[name]" */
+    const char *name = stacks_frame_name(st, f);
+    line(P, l, named_function(P, name, name, NULL), 0);
   }
   pb_msg(&P->locations, PROFILE_LOCATION, l);
   return id;
@@ -597,11 +607,14 @@ void export_pprof(FILE *f, const ExportInput *in)
     P.nvalues++;
   }
 
-  P.own = xmalloc((tab->len + 1) * sizeof *P.own);
-  for (i = 0; i < tab->len; i++)
-    P.own[i] = i && export_is_line(&tab->base[i]) ? P.own[i - 1] : i;
-  P.func_id = xcalloc(tab->len + 1, sizeof *P.func_id);
-  P.loc_id = xcalloc(tab->len + 1, sizeof *P.loc_id);
+  /* (the stacks' frames may name the symbols kept past the table's end,
+     of objects only they name) */
+  size_t nsyms = tab->len + tab->ntail;
+  P.own = xmalloc((nsyms + 1) * sizeof *P.own);
+  for (i = 0; i < nsyms; i++)
+    P.own[i] = i && i < tab->len && export_is_line(&tab->base[i]) ? P.own[i - 1] : i;
+  P.func_id = xcalloc(nsyms + 1, sizeof *P.func_id);
+  P.loc_id = xcalloc(nsyms + 1, sizeof *P.loc_id);
 
   if (P.st) stack_mappings(&P);
   else program_mapping(&P);
@@ -637,5 +650,5 @@ void export_pprof(FILE *f, const ExportInput *in)
   Pb *bufs[] = { &P.head, &P.samples, &P.mappings, &P.locations, &P.functions, &P.ssub, &P.lab,
                  &P.msub, &P.lsub, &P.line, &P.fsub, &tail, &strs };
   for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++) pb_free(bufs[k]);
-  free(P.own); free(P.func_id); free(P.inl_id); free(P.loc_id); free(P.frames); free(P.pts);
+  free(P.own); free(P.func_id); free(P.named_id); free(P.loc_id); free(P.frames); free(P.pts);
 }
