@@ -139,13 +139,16 @@ check "20000 functions" $b "-b"
 #    then a program built here against libprof and run with
 #    LIBPROF_STACKS=64, whose stacks with their leaf in the program add up
 #    to the histogram.
-# STACKCHECK WHAT DIR PROG [--live]: --pprof over DIR/gmon.out and its
-# stacks, decoded and read by go tool pprof
+# STACKCHECK WHAT DIR PROG OPTS [--live]: --pprof over DIR/gmon.out and
+# its stacks, the text (standard output) as without it, decoded and read
+# by go tool pprof
 stackcheck() {
-  what=$1; d=$2; prog=$3; live=$4
-  if ! (cd $d && "$GPROF" -b --pprof=s.pb.gz --json=s.json $prog gmon.out > s.txt 2> s.err); then
+  what="$1 [$4]"; d=$2; prog=$3; o=$4; live=$5
+  (cd $d && "$GPROF" $o $prog gmon.out > plain.txt 2> /dev/null)
+  if ! (cd $d && "$GPROF" $o --pprof=s.pb.gz --json=s.json $prog gmon.out > s.txt 2> s.err); then
     bad "$what: gprof failed: $(head -2 $d/s.err)"; return
   fi
+  cmp -s $d/plain.txt $d/s.txt || bad "$what: the text changed with --pprof"
   r=$($chk stacks $d/s.pb.gz $d/s.json $live $d/gmon.out.stacks) && ok "$what: decoded: $r" || bad "$what: decoded: $r"
   [ $havego = 1 ] || return
   gopprof -top -unit=ns $d/s.pb.gz > $d/s.top 2> $d/s.goerr && [ ! -s $d/s.goerr ] \
@@ -160,7 +163,7 @@ if [ -f tools/stackgen.py ] && command -v cc > /dev/null && command -v readelf >
   if cc -shared -fPIC -g -O0 -Wl,--build-id progs/stacks/lib.c -o $s/libstk.so \
      && cc -pg -pie -fPIE -g -O0 progs/stacks/prog.c -o $s/prog && (cd $s && ./prog > /dev/null) \
      && (cd $s && $py $top/tests/tools/stackgen.py prog 0x555555554000 libstk.so 0x7f1234560000 1 gmon.out.stacks exp); then
-    stackcheck "stacks (stackgen.py)" $s prog
+    for o in "-b" "-b -l" "-b -z --objects"; do stackcheck "stacks (stackgen.py)" $s prog "$o"; done
   else
     bad "stacks: building or generating failed"
   fi
@@ -169,7 +172,7 @@ l=$OUT/live_stacks; mkdir -p $l
 if [ -f "$top/libprof/libprof.a" ] && command -v cc > /dev/null \
    && cc -O1 -g -pg -fno-omit-frame-pointer progs/cycles.c -o $l/bin -L"$top/libprof" -lprof 2> $l/cc.err \
    && (cd $l && LIBPROF_STACKS=64 ./bin 30000 > /dev/null) && [ -f $l/gmon.out.stacks ]; then
-  stackcheck "stacks (LIBPROF_STACKS=64)" $l bin --live
+  stackcheck "stacks (LIBPROF_STACKS=64)" $l bin -b --live
 else
   echo "skip stacks (LIBPROF_STACKS=64): libprof wrote no stack file"
 fi
