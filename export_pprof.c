@@ -174,15 +174,21 @@ static uint64_t str_id(Strs *t, const char *s)
    once (the flat profile's total), each within 1 of its own figure. */
 typedef struct {
   double sum;
-  int64_t given;
+  uint64_t given;
 } Round;
+
+/* profile.proto's values are int64: a sum past that (only a hostile
+   stack file's counts reach it) stops there */
+#define VALUE_MAX ((uint64_t)INT64_MAX)
 
 static uint64_t round_next(Round *r, double v)
 {
   r->sum += v;
-  int64_t t = llround(r->sum), d = t - r->given;
-  r->given = t;
-  return d > 0 ? (uint64_t)d : 0;
+  /* (a double below 2^63, rounded, fits) */
+  uint64_t t = r->sum < 0x1p63 ? (uint64_t)floor(r->sum + 0.5) : VALUE_MAX;
+  uint64_t d = t > r->given ? t - r->given : 0;
+  r->given = t > r->given ? t : r->given;
+  return d;
 }
 
 /* ---- the profile ---- */
@@ -544,7 +550,7 @@ static void arc_samples(Pp *P)
     if (!a->count || !in_table(tab, a->parent) || !in_table(tab, a->child)) continue;
     locs[0] = sym_location(P, (size_t)(a->child - tab->base));
     locs[1] = sym_location(P, (size_t)(a->parent - tab->base));
-    v[P->nvalues - 1] = a->count;
+    v[P->nvalues - 1] = a->count < VALUE_MAX ? a->count : VALUE_MAX;
     sample(P, locs, 2, v, NULL);
   }
 }
@@ -566,7 +572,7 @@ static void gz_write(Gz *g, const void *p, size_t n, int finish)
     size_t chunk = n < (1u << 30) ? n : (1u << 30);
     g->z.next_in = (Bytef *)b;
     g->z.avail_in = (uInt)chunk;
-    b += chunk;
+    if (chunk) b += chunk;      /* (an empty buffer may be NULL) */
     n -= chunk;
     int flush = finish && !n ? Z_FINISH : Z_NO_FLUSH;
     do {

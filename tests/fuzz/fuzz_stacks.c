@@ -1,9 +1,11 @@
 /* fuzz_stacks.c -- the stack file reader (stacks.c) on arbitrary bytes,
- * then the objects' settle, the resolution and both stack exports. */
+ * then the objects' settle, the resolution and the exports that read
+ * stacks (--folded, --flame, --pprof). */
 #include <unistd.h>
 #include "fuzz.h"
 #include "stacks.h"
 #include "export_flame.h"
+#include "export_pprof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -41,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       FILE *out = fopen("/dev/null", "w");
       export_folded(out, &in);
       export_flame(out, &in);
+      export_pprof(out, &in);
       fclose(out);
     }
   }
