@@ -40,7 +40,13 @@ typedef struct {
                                    EXPORT_STDOUT_BINARY: yes, but not
                                    when that is a terminal */
   unsigned needs;               /* EXPORT_NEEDS_* */
+  int group;                    /* where --help lists it: EXPORT_GROUP_* */
+  const char *help;             /* what --help shows after [--NAME[=FILE]]:
+                                   its settings, or a word on what it is */
 } ExportKind;
+
+/* --help's groups of exports */
+enum { EXPORT_GROUP_DATA, EXPORT_GROUP_STACKS };
 
 extern const ExportKind export_kinds[];
 extern const int export_nkinds;

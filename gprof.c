@@ -94,6 +94,35 @@ static const struct option *long_options(void)
   return all;                   /* static: the rest is zero, the end */
 }
 
+/* --help's lines for export_kinds' rows of GROUP (each "[--NAME[=FILE]]"
+   and its help), then MORE, in lines of at most 72 columns (a tab is 8). */
+static void help_exports(FILE *f, int group, const char *more)
+{
+  int col = 0;
+  for (int k = 0; k <= export_nkinds; k++) {
+    char item[256];
+    if (k < export_nkinds && export_kinds[k].group != group) continue;
+    if (k < export_nkinds)
+      snprintf(item, sizeof item, "[--%s[=FILE]]%s%s", export_kinds[k].name,
+               export_kinds[k].help ? " " : "", export_kinds[k].help ? export_kinds[k].help : "");
+    else if (more)
+      snprintf(item, sizeof item, "%s", more);
+    else
+      break;
+    /* an item with its help may be broken at its spaces */
+    for (char *w = item; *w;) {
+      size_t n = strcspn(w, " ");
+      if (w != item && w[-1] == ' ' && w[0] == '(') n = strlen(w);   /* "(...)" stays whole */
+      if (col && col + 1 + (int)n > 72) { fputc('\n', f); col = 0; }
+      fprintf(f, "%s%.*s", col ? " " : "\t", (int)n, w);
+      col += (col ? 1 : 8) + (int)n;
+      w += n;
+      while (*w == ' ') w++;
+    }
+  }
+  if (col) fputc('\n', f);
+}
+
 /* The usage text as GNU prints it after an option error (stderr, exit
    1); --help (stdout, exit 0) adds the options GNU does not have. */
 static void usage(FILE *f, int status)
@@ -113,17 +142,15 @@ static void usage(FILE *f, int status)
     "\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
     "\t[image-file] [profile-file...]\n",
     opt.whoami);
-  if (status == 0)              /* --help: our own long options too */
-    fprintf(f,
-      "Exports (long options only; FILE \"-\" is standard output, which then\n"
-      "holds only that):\n"
-      "\t[--dot[=FILE]] [--node-threshold=PCT] [--edge-threshold=PCT]\n"
-      "\t[--max-nodes=N] [--dot-full-names]\n\t[--callgrind[=FILE]] [--json[=FILE]]\n"
-      "\t[--pprof[=FILE]] (pprof's profile.proto, gzipped)\n"
-      "Sampled stacks (libprof's PROFILE.stacks, LIBPROF_STACKS=DEPTH):\n"
-      "\t[--folded[=FILE]] [--flame[=FILE]] [--stack-times]\n"
-      "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
-      "\t[--objects]\n");
+  if (status == 0) {            /* --help: our own long options too */
+    fprintf(f, "Exports (long options only; FILE \"-\" is standard output, which then\n"
+               "holds only that):\n");
+    help_exports(f, EXPORT_GROUP_DATA, NULL);
+    fprintf(f, "Sampled stacks (libprof's PROFILE.stacks, LIBPROF_STACKS=DEPTH):\n");
+    help_exports(f, EXPORT_GROUP_STACKS, "[--stack-times]");
+    fprintf(f, "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
+               "\t[--objects]\n");
+  }
   exit(status);
 }
 

@@ -148,7 +148,8 @@ for w in annotated-source exec-counts flat-profile graph time all-lines brief de
          help line min-count no-static print-path separate-files static-call-graph sum table-length \
          traditional version width ignore-non-functions demangle no-demangle external-symbol-table @FILE \
          abcDhilLrsTvwxyz ABCeEfFJnNOpPqQRStZ "-I dirs" "-k from/to" "-m min-count" "-t table-length" \
-         dot node-threshold edge-threshold max-nodes dot-full-names callgrind json pprof objects folded flame; do
+         dot node-threshold edge-threshold max-nodes dot-full-names callgrind json pprof objects folded flame \
+         stack-times; do
   echo "$h" | grep -q -- "$w" || miss="$miss $w"
 done
 case "$h" in "$e"*) hs=1;; *) hs=0;; esac
