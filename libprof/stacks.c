@@ -30,6 +30,20 @@
 #define STK_DEFAULT_SLOTS 32768
 enum { STK_EMPTY, STK_FILLING, STK_READY };
 
+/* The walk reads words of the thread's stack that belong to no object of
+   the program's (dead frames, padding): AddressSanitizer's redzones, in
+   a sanitized build, are such words, and reading them is the point. */
+#if defined(__SANITIZE_ADDRESS__)
+#define STK_RAW __attribute__((no_sanitize_address))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STK_RAW __attribute__((no_sanitize_address))
+#endif
+#endif
+#ifndef STK_RAW
+#define STK_RAW
+#endif
+
 typedef struct {
   uint64_t hash;
   uint32_t state, tid;
@@ -103,7 +117,7 @@ static int in_some_text(uintptr_t a)
 
 /* Is A, a word found on the stack, a return address into the program's
    text, i.e. does a call instruction end just before it? */
-static int returns_into_text(uintptr_t a)
+STK_RAW static int returns_into_text(uintptr_t a)
 {
   if (!in_text(a) || a - P.lowpc < 8) return 0;
 #if defined(__x86_64__) || defined(__i386__)
@@ -130,7 +144,7 @@ static int returns_into_text(uintptr_t a)
    stack above such code must pass this; the dead return addresses of
    the program's calls to its own functions, left in uninitialised
    locals, do not. */
-static int calls_out(uintptr_t a)
+STK_RAW static int calls_out(uintptr_t a)
 {
 #if defined(__x86_64__) || defined(__i386__)
   const unsigned char *p = (const unsigned char *)a;
@@ -162,7 +176,7 @@ static int calls_out(uintptr_t a)
 /* The first word in [FROM, TO) (at most 512 words) that returns into the
    program's text (by a call that leaves the program, with OUT): its
    address, or 0. */
-static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
+STK_RAW static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
 {
   const uintptr_t w = sizeof(uintptr_t);
   from = (from + w - 1) & ~(w - 1);
@@ -179,7 +193,7 @@ static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
    the outermost) and a return address into the program's text.  Code
    without frame pointers leaves junk in the frame register; this takes
    the walk back onto the program's own chain.  0 when none is near. */
-static uintptr_t resync(uintptr_t a)
+STK_RAW static uintptr_t resync(uintptr_t a)
 {
   const uintptr_t w = sizeof(uintptr_t);
   for (uintptr_t b = a + w, k = 0; b + 2 * w <= stk_hi && k < 512; b += w, k++) {
@@ -198,7 +212,7 @@ static uintptr_t resync(uintptr_t a)
    no further than 1 MB, that starts as -pg functions do (push %rbp,
    after an endbr, or call __fentry__).  A live frame's top word is a
    saved register or a local, which passes this only by chance. */
-static int frame_gone(uintptr_t top, uintptr_t pc)
+STK_RAW static int frame_gone(uintptr_t top, uintptr_t pc)
 {
   (void)pc;
   if (!returns_into_text(top)) return 0;
@@ -217,7 +231,7 @@ static int frame_gone(uintptr_t top, uintptr_t pc)
 /* Does the chain of frame records from FP hold -- reach the outermost
    frame (0), a return into another object, or 256 frames -- without a
    frame that is out of bounds, falls, or returns into no text? */
-static int chain_holds(uintptr_t fp)
+STK_RAW static int chain_holds(uintptr_t fp)
 {
   const uintptr_t w = sizeof(uintptr_t);
   for (int k = 0; k < 256; k++) {
@@ -239,7 +253,7 @@ static int chain_holds(uintptr_t fp)
    frame lies beyond, the dead frames of earlier calls below); else the
    first one above FROM, and *FP becomes the frame record above that.
    Returns the return address, or 0. */
-static uintptr_t hop(uintptr_t from, uintptr_t *fp)
+STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
 {
   const uintptr_t w = sizeof(uintptr_t);
   uintptr_t f = *fp;
@@ -271,7 +285,7 @@ static uintptr_t hop(uintptr_t from, uintptr_t *fp)
 
 /* Walks the interrupted stack into PCS (at most S.depth); returns the
    number of PCs and sets *END. */
-static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, char *end)
+STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, char *end)
 {
   const uintptr_t w = sizeof(uintptr_t);
   uintptr_t sp, fp, lr = 0;
