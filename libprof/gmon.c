@@ -386,7 +386,7 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
 /* The library path's slow path (mcount_x86_64.S): a new arc of another
    object (KEY), or a call from a caller the stub could not place (KEY 0,
    ENT the callee's object). */
-void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, const prof_libent *ent)
+void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent)
 {
   if (in_libprof) {
     if (P.enabled) __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);

@@ -214,12 +214,15 @@ libprof$text_begin:
 /* The library path of \p's kind, entered from a trampoline with %r11 =
    the callee's object (prof_libent: see prof.h; every selfpc reaching it
    lies in that object's text).  The caller's code is its offset in the
-   object plus the object's first code, or, for a caller in the program,
-   its offset there (the program's codes); the key is that code << 32 plus
-   selfpc's code, selfpc - delta.  Probed as the program's path.  A caller
-   anywhere else goes to C with key 0, which finds its object.  \from
-   gives frompc at entry, \from16 after the two pushes of the slow path. */
-.macro PROF_LIB p, from, from16
+   object plus the object's first code; for a caller in the program, its
+   offset there (the program's codes); for one in the third object that
+   last called this one (its prof_range, read with %rax pushed), its
+   offset there plus that object's first code.  The key is that code <<
+   32 plus selfpc's code, selfpc - delta, probed as in the program's path.
+   A caller anywhere else goes to C with key 0, which finds its object.
+   \from gives frompc at entry, \from8 and \from16 after one and two
+   pushes. */
+.macro PROF_LIB p, from, from8, from16
 	.globl	libprof$lib_\p
 	.hidden	libprof$lib_\p
 libprof$lib_\p:
@@ -239,6 +242,20 @@ libprof$lib_\p:
 	subq	__prof_lowpc(%rip), %r10
 	cmpq	__prof_textsize(%rip), %r10
 	jb	.L\p\()_lkey			/* in the program */
+	pushq	%rax
+.L\p\()_lc8:
+	movq	PROF_LIB_CALLER(%r11), %rax
+	movq	\from8, %r10
+	subq	PROF_RANGE_LO(%rax), %r10
+	cmpq	PROF_RANGE_SIZE(%rax), %r10
+	jae	.L\p\()_lelse
+	addq	PROF_RANGE_CBASE(%rax), %r10	/* in the last third object */
+	popq	%rax
+.L\p\()_lc0:
+	jmp	.L\p\()_lkey
+.L\p\()_lelse:
+	popq	%rax
+.L\p\()_le0:
 	xorl	%r10d, %r10d			/* elsewhere: C places it */
 	jmp	.L\p\()_lslow
 .L\p\()_lslow:					/* %r10 = key or 0, %r11 = the object if 0 */
@@ -257,6 +274,13 @@ libprof$lib_\p:
 	popq	%rax
 .L\p\()_lr0:
 	ret
+	/* %rax pushed around the third object's range: selfpc at sp + 8
+	   (before the path's stretches, which hold these: the first
+	   stretch that holds a PC is the one taken) */
+	.pushsection .data.rel.ro, "aw"
+	.quad	.L\p\()_lc8, .L\p\()_lc0, 8
+	.quad	.L\p\()_lelse, .L\p\()_le0, 8
+	.popsection
 	STUB_MAP .L\p\()_ld0, .L\p\()_ld8, .L\p\()_ld16, .L\p\()_lr8, .L\p\()_lr0
 .endm
 
@@ -308,8 +332,8 @@ libprof$entry_fe:
 	.size	__fentry__, .-__fentry__
 
 	/* other objects' calls (LIBPROF_OBJECTS=1): see objects.c */
-	PROF_LIB mc, 8(%rbp), 8(%rbp)
-	PROF_LIB fe, 8(%rsp), 24(%rbx)
+	PROF_LIB mc, 8(%rbp), 8(%rbp), 8(%rbp)
+	PROF_LIB fe, 8(%rsp), 16(%rsp), 24(%rbx)
 	.globl	libprof$lib_off
 	.hidden	libprof$lib_off
 libprof$lib_off:				/* the trampolines' target while not counting */

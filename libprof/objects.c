@@ -57,6 +57,7 @@ static struct {
   unsigned long long adds, subs; /* dl_iterate_phdr's counts at the last scan */
   int rescan;                    /* a sample fell outside every object */
   uint64_t lost;                 /* samples outside every object */
+  prof_range range[OBJ_MAX];     /* each entry's load as a caller (prof.h) */
   uint64_t code_next;            /* the first code no object has */
   int ntramps;                   /* trampolines given out */
   int nocode_said, notramp_said;
@@ -81,7 +82,22 @@ extern const char prof_entry_fe[] PROF_SYM(entry_fe) PROF_HIDDEN;
 #define OBJ_CALLS 0
 #endif
 
+static const prof_range no_range;   /* a trampoline's caller until one is seen */
+
 static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is_new);
+
+/* O's range as a caller, for the library path: its load (LOADED), or
+   none (size 0, set first, so that a reader never takes an old start
+   with a new size). */
+static void obj_range(const prof_obj *o, int loaded)
+{
+  prof_range *r = &O.range[o - O.obj];
+  __atomic_store_n(&r->size, 0, __ATOMIC_RELEASE);
+  if (!loaded || !o->csize) return;
+  r->lo = o->lo;
+  r->cbase = o->cbase;
+  __atomic_store_n(&r->size, o->hi - o->lo, __ATOMIC_RELEASE);
+}
 
 /* The object's build-id, from its PT_NOTE segments. */
 static int obj_build_id(const struct dl_phdr_info *info, unsigned char *id)
@@ -171,6 +187,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
     prof_obj *o = &O.obj[free_];
     /* (samples read the range only while the entry is marked loaded) */
     __atomic_store_n(&o->loaded, 0, __ATOMIC_RELEASE);
+    obj_range(o, 0);
     o->lo = lo;
     o->hi = hi;
     o->base = info->dlpi_addr;
@@ -178,6 +195,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
     o->patched = 0;                          /* a new load: new GOT slots */
     o->slot = 0;
     __atomic_store_n(&o->loaded, 1, __ATOMIC_RELEASE);
+    obj_range(o, 1);
     obj_calls_found(o, info, 0);
     return 0;
   }
@@ -231,7 +249,10 @@ static void objects_scan(int force)
     st.pass = 2;
     dl_iterate_phdr(obj_scan_one, &st);
     for (int k = 0; k < n; k++)
-      if (!O.obj[k].seen) __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
+      if (!O.obj[k].seen) {
+        __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
+        obj_range(&O.obj[k], 0);
+      }
   }
   lock_give(&O.lock, taken);
 }
@@ -294,6 +315,7 @@ static int obj_code(prof_obj *o)
     o->cbase = (uint32_t)O.code_next;
     O.code_next += size;
     __atomic_store_n(&o->csize, (uint32_t)size, __ATOMIC_RELEASE);
+    obj_range(o, o->loaded);
     ok = 1;
   }
   if (!ok && !O.nocode_said) {
@@ -310,8 +332,9 @@ static int obj_code(prof_obj *o)
    object unloaded and another loaded at its place may not have been
    noticed yet).  A caller is looked for in the map as it is (a stale
    entry could only misname a caller unloaded within 20 ms), again after
-   a scan if not found.  0: not counted. */
-static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, const prof_libent *ent)
+   a scan if not found; ENT then remembers its object, whose next calls
+   the library path places itself.  0: not counted. */
+static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, prof_libent *ent)
 {
   uint64_t self;
   if (ent) {
@@ -330,6 +353,7 @@ static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, const prof_liben
       c = obj_at(frompc);
     }
     from = c && obj_code(c) ? frompc - c->lo + c->cbase : CODE_NONE;
+    if (from != CODE_NONE && ent) __atomic_store_n(&ent->caller, &O.range[c - O.obj], __ATOMIC_RELEASE);
   }
   return from << 32 | self;
 }
@@ -521,6 +545,7 @@ static int obj_tramp(prof_obj *o)
     o->tramp = ++O.ntramps;
   }
   prof_libent *e = &__prof_libent[o->tramp - 1];
+  if (!e->caller) e->caller = &no_range;
   e->lo = o->lo;
   e->size = o->hi - o->lo;
   e->cbase = o->cbase;

@@ -72,12 +72,21 @@ extern uintptr_t __prof_textsize PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
 extern __thread prof_cur __prof_cur PROF_HIDDEN;
 
-/* Another object's current load, read by its trampolines (x86-64,
-   LIBPROF_OBJECTS=1; objects.c): its run-time text [lo, lo + size) and
-   its first code (cbase) in the code space of the keys, with delta = lo
-   - cbase, so that code = address - delta.  PROF_LIB_* are the offsets. */
+/* An object's current load as a caller (x86-64, LIBPROF_OBJECTS=1;
+   objects.c): its run-time text [lo, lo + size), size 0 while it is not
+   loaded, and its first code in the code space of the keys. */
+typedef struct {
+  uintptr_t lo, size, cbase;
+} prof_range;
+
+/* Another object's current load, read by its trampolines: its text
+   [lo, lo + size) and first code (cbase), with delta = lo - cbase, so
+   that code = address - delta; and the range of the third object last
+   seen calling it (never NULL).  PROF_LIB_* are the offsets. */
 typedef struct {
   uintptr_t lo, size, cbase, delta;
+  const prof_range *caller;
+  uintptr_t unused[3];
 } prof_libent;
 extern prof_libent __prof_libent[PROF_TRAMPS] PROF_HIDDEN;
 /* 1 while calls outside the program's text go to C (LIBPROF_OBJECTS=1 and
@@ -91,7 +100,7 @@ extern const void *__prof_lib_target[2] PROF_HIDDEN;
 void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc) PROF_SYM(mcount_slow) PROF_HIDDEN;
 /* The library path's slow path: a new arc (KEY), or a caller the stub
    cannot place (KEY 0; ENT the callee's object) */
-void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, const prof_libent *ent)
+void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent)
   PROF_SYM(lib_slow) PROF_HIDDEN;
 /* the bounds of libprof's code (the stubs, then gmon.c, in one .text),
    whose samples are dropped */
@@ -108,7 +117,11 @@ extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HID
 #define PROF_LIB_SIZE 8
 #define PROF_LIB_CBASE 16
 #define PROF_LIB_DELTA 24
-#define PROF_LIB_SHIFT 5        /* log2 of sizeof (prof_libent) on 64-bit */
+#define PROF_LIB_CALLER 32
+#define PROF_LIB_SHIFT 6        /* log2 of sizeof (prof_libent) on 64-bit */
+#define PROF_RANGE_LO 0
+#define PROF_RANGE_SIZE 8
+#define PROF_RANGE_CBASE 16
 #define PROF_TAB_MASK 0
 #define PROF_TAB_SLOTS 8
 #define PROF_TAB_BYTEMASK 16
@@ -125,6 +138,9 @@ _Static_assert(__builtin_offsetof(prof_cur, slots) == PROF_CUR_SLOTS, "PROF_CUR_
 _Static_assert(__builtin_offsetof(prof_libent, size) == PROF_LIB_SIZE, "PROF_LIB_SIZE");
 _Static_assert(__builtin_offsetof(prof_libent, cbase) == PROF_LIB_CBASE, "PROF_LIB_CBASE");
 _Static_assert(__builtin_offsetof(prof_libent, delta) == PROF_LIB_DELTA, "PROF_LIB_DELTA");
+_Static_assert(__builtin_offsetof(prof_libent, caller) == PROF_LIB_CALLER, "PROF_LIB_CALLER");
+_Static_assert(__builtin_offsetof(prof_range, size) == PROF_RANGE_SIZE, "PROF_RANGE_SIZE");
+_Static_assert(__builtin_offsetof(prof_range, cbase) == PROF_RANGE_CBASE, "PROF_RANGE_CBASE");
 _Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
 #endif
 #endif
