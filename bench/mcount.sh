@@ -96,19 +96,30 @@ static volatile unsigned long sink;
 __attribute__((noinline)) void lleaf(unsigned long i) { sink += i; }
 void lloop(void) { for (unsigned long i = 0; i < 1000000; i++) lleaf(i); }
 C
+cat > lib2.c <<'C'
+void lleaf(unsigned long);
+void qloop(void) { for (unsigned long i = 0; i < 1000000; i++) lleaf(i); }
+C
 cat > libmain.c <<'C'
-void lloop(void); void lleaf(unsigned long);
-int main(int argc, char **argv) { (void)argv; if (argc > 1) for (unsigned long i = 0; i < 1000000; i++) lleaf(i); else lloop(); return 0; }
+void lloop(void); void qloop(void); void lleaf(unsigned long);
+int main(int argc, char **argv)
+{
+  if (argc == 1) lloop();
+  else if (argv[1][0] == 'p') for (unsigned long i = 0; i < 1000000; i++) lleaf(i);
+  else qloop();
+  return 0;
+}
 C
 cc -O2 -pg -fPIC -shared lib.c -o liblp.so
-cc -O2 -pg -c libmain.c && cc libmain.o -o libmain -L. -llp -L"$top/libprof" -lprof -Wl,-rpath,"$d"
+cc -O2 -pg -fPIC -shared lib2.c -o liblq.so -L. -llp
+cc -O2 -pg -c libmain.c && cc libmain.o -o libmain -L. -llp -llq -L"$top/libprof" -lprof -Wl,-rpath,"$d"
 tr=0x$(nm libmain | awk '$3 == "libprof$tramp_mc" {print $1}')
-for where in inside program; do
+for where in "inside the library" "from the program into it" "from another library into it"; do
   rm -f cg.out
-  case $where in inside) a=;; *) a=x;; esac
-  LIBPROF_OBJECTS=1 valgrind --tool=callgrind --callgrind-out-file=cg.out ./libmain $a > /dev/null 2>&1 \
+  case $where in inside*) set --;; *program*) set -- p;; *) set -- q;; esac
+  LIBPROF_OBJECTS=1 valgrind --tool=callgrind --callgrind-out-file=cg.out ./libmain "$@" > /dev/null 2>&1 \
     && set -- $(python3 calls.py cg.out "$tr") \
-    && echo "library: libprof.a, LIBPROF_OBJECTS=1, calls $( [ $where = inside ] && echo inside the library || echo from the program into it): $1 calls, $2 instructions per call"
+    && echo "library: libprof.a, LIBPROF_OBJECTS=1, calls $where: $1 calls, $2 instructions per call"
 done
 
 if [ -f "$top/libprof/32/libprof.a" ] && cc -m32 loop.c -o loop32 2> /dev/null && ./loop32; then
