@@ -649,5 +649,8 @@ int objects_add_arcs(Objects *o, CallGraph *cg, ArcRecs *keep, const SymTab *tab
     if (keep) cg_kept_add(keep, a->from, a->self, a->count, arc);
     added = 1;
   }
+  free(o->arcs);                /* in the call graph now */
+  o->arcs = NULL;
+  o->narcs = o->arcs_cap = 0;
   return added;
 }
