@@ -177,7 +177,7 @@ int core_build_id(const Core *c, unsigned char *id, size_t len)
         memset(id, 0, len);
         memcpy(id, buf + desc, descsz < len ? descsz : len);
         free(buf);
-        return 1;
+        return (int)descsz;
       }
       p = next;
     }
@@ -204,6 +204,18 @@ size_t core_code_ranges(const Core *c, vma_t (*ranges)[2], size_t max)
     n++;
   }
   return n;
+}
+
+int core_file_offset(const Core *c, vma_t addr, uint64_t *off)
+{
+  for (asection *sec = c->abfd->sections; sec; sec = sec->next) {
+    vma_t lo = bfd_section_vma(sec);
+    if (!(bfd_section_flags(sec) & SEC_HAS_CONTENTS) || addr < lo || addr - lo >= bfd_section_size(sec))
+      continue;
+    *off = (uint64_t)sec->filepos + (addr - lo);
+    return 1;
+  }
+  return 0;
 }
 
 /* -c: scan every function's code for calls and report them. */

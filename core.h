@@ -52,8 +52,12 @@ const unsigned char *core_text_space(Core *c, vma_t *vma, size_t *size);
 /* The address just past the text section. */
 vma_t core_text_end(const Core *c);
 /* The object's build-id (the NT_GNU_BUILD_ID note of a .note section):
-   its first LEN bytes, zero-padded to LEN, in ID.  0 when it has none. */
+   its first LEN bytes, zero-padded to LEN, in ID.  Returns the id's
+   whole length (which may exceed LEN), 0 when it has none. */
 int core_build_id(const Core *c, unsigned char *id, size_t len);
+/* Where in the object's file the byte at ADDR lies (the section holding
+   it, with contents): 0 when no section holds it. */
+int core_file_offset(const Core *c, vma_t addr, uint64_t *off);
 /* The object's code sections (SEC_CODE with contents or SEC_ALLOC), as
    [lo, hi) pairs in RANGES, at most MAX of them; returns how many. */
 size_t core_code_ranges(const Core *c, vma_t (*ranges)[2], size_t max);

@@ -6,6 +6,8 @@
 #include "export_dot.h"
 #include "export_callgrind.h"
 #include "export_json.h"
+#include "export_pprof.h"
+#include "export_flame.h"
 
 static void write_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
@@ -24,13 +26,38 @@ static void write_json(FILE *f, const ExportInput *in, const ExportOptions *eo)
   export_json(f, in);
 }
 
+static void write_pprof(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_pprof(f, in);
+}
+
+static void write_folded(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_folded(f, in);
+}
+
+static void write_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  (void)eo;
+  export_flame(f, in);
+}
+
 /* The exports, in the order they are opened and written. */
 const ExportKind export_kinds[] = {
-  { "dot", "gprof.dot", write_dot, 1, 0 },
+  { "dot", "gprof.dot", write_dot, 1, 0, EXPORT_GROUP_DATA,
+    "[--node-threshold=PCT] [--edge-threshold=PCT] [--max-nodes=N] [--dot-full-names]" },
   /* callgrind maps samples to lines and keeps the call sites */
   { "callgrind", "callgrind.out.gprof", write_callgrind, 1,
-    EXPORT_NEEDS_ARC_RECS | EXPORT_NEEDS_BINS },
-  { "json", "gprof.json", write_json, 1, 0 },
+    EXPORT_NEEDS_ARC_RECS | EXPORT_NEEDS_BINS, EXPORT_GROUP_DATA, NULL },
+  { "json", "gprof.json", write_json, 1, 0, EXPORT_GROUP_DATA, NULL },
+  /* gzip data: to standard output as gzip -c writes it, not to a terminal */
+  { "pprof", "gprof.pb.gz", write_pprof, EXPORT_STDOUT_BINARY, EXPORT_USES_STACKS, EXPORT_GROUP_DATA,
+    "(pprof's profile.proto, gzipped)" },
+  /* the stacks libprof sampled (LIBPROF_STACKS) */
+  { "folded", "gprof.folded", write_folded, 1, EXPORT_NEEDS_STACKS, EXPORT_GROUP_STACKS, NULL },
+  { "flame", "gprof.svg", write_flame, 1, EXPORT_NEEDS_STACKS, EXPORT_GROUP_STACKS, NULL },
 };
 #define EXPORT_KINDS ((int)(sizeof export_kinds / sizeof export_kinds[0]))
 const int export_nkinds = EXPORT_KINDS;

@@ -79,6 +79,42 @@ void export_json_string(FILE *f, const char *str)
   putc('"', f);
 }
 
+size_t export_xml_text(FILE *f, const char *str, size_t max)
+{
+  const unsigned char *s = (const unsigned char *)str;
+  size_t k = 0;
+  for (; *s && k < max; k++) {
+    unsigned cp;
+    int n = utf8_seq(s, &cp);
+    if (n == 0) {               /* a stray byte: XML holds only UTF-8 */
+      fputs("\xef\xbf\xbd", f);
+      s++;
+      continue;
+    }
+    if (cp == '&') fputs("&amp;", f);
+    else if (cp == '<') fputs("&lt;", f);
+    else if (cp == '>') fputs("&gt;", f);
+    else if (cp == '"') fputs("&quot;", f);
+    else if (cp < 0x20 || cp == 0x7f) putc('?', f);   /* not XML 1.0 characters */
+    else fwrite(s, 1, (size_t)n, f);
+    s += n;
+  }
+  return k;
+}
+
+size_t export_xml_chars(const char *str)
+{
+  const unsigned char *s = (const unsigned char *)str;
+  size_t k = 0;
+  while (*s) {
+    unsigned cp;
+    int n = utf8_seq(s, &cp);
+    s += n ? n : 1;
+    k++;
+  }
+  return k;
+}
+
 /* export_dot_text on the first N bytes of STR. */
 static void dot_text_n(FILE *f, const char *str, size_t len)
 {

@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "cg_arcs.h"
 #include "call_graph.h"
+#include "stacks.h"
 
 /* What the exports are given: the driver's state after the analysis. */
 typedef struct {
@@ -23,6 +24,9 @@ typedef struct {
   const CallGraph *cg;          /* NULL without call-graph records */
   const ArcRecs *arc_recs;      /* the arc records as read (call sites), or
                                    NULL when not kept */
+  const Stacks *stacks;         /* libprof's sampled stacks, resolved, or NULL
+                                   when there are none or no requested
+                                   export reads them */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */
@@ -66,6 +70,13 @@ void export_json_number(FILE *f, double v);
 void export_json_string(FILE *f, const char *s);
 /* Writes S escaped for a double-quoted DOT string (no quotes added). */
 void export_dot_text(FILE *f, const char *s);
+/* Writes S as XML character data or a double-quoted attribute value,
+   its first MAX characters at most (SIZE_MAX: all): a byte that is not
+   part of valid UTF-8 is one character, U+FFFD; a control is '?'.
+   Returns how many characters were written. */
+size_t export_xml_text(FILE *f, const char *s, size_t max);
+/* How many characters export_xml_text counts in S. */
+size_t export_xml_chars(const char *s);
 /* NAME (a demangled name) shortened for a picture: each template argument
    list is "<…>", each non-empty parameter list "(…)", a template
    function's return type is left out; namespaces, classes, operators,

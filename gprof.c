@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "options.h"
 #include "corefile.h"
 #include "linesyms.h"
@@ -21,6 +22,8 @@
 #include "annotate.h"
 #include "export.h"
 #include "objects.h"
+#include "stacks.h"
+#include "stack_times.h"
 #include <libiberty/demangle.h>
 #include <libiberty/libiberty.h>
 
@@ -76,6 +79,7 @@ static const struct option our_opts[] = {
   { "max-nodes", required_argument, 0, 1015 },
   { "dot-full-names", no_argument, 0, 1016 },
   { "objects", no_argument, 0, 1020 },
+  { "stack-times", no_argument, 0, 1021 },
 };
 #define NOPTS(t) (sizeof t / sizeof t[0])
 
@@ -88,6 +92,35 @@ static const struct option *long_options(void)
     all[n++] = (struct option){ export_kinds[k].name, optional_argument, 0, EXPORT_OPT + k };
   memcpy(all + n, our_opts, sizeof our_opts);
   return all;                   /* static: the rest is zero, the end */
+}
+
+/* --help's lines for export_kinds' rows of GROUP (each "[--NAME[=FILE]]"
+   and its help), then MORE, in lines of at most 72 columns (a tab is 8). */
+static void help_exports(FILE *f, int group, const char *more)
+{
+  int col = 0;
+  for (int k = 0; k <= export_nkinds; k++) {
+    char item[256];
+    if (k < export_nkinds && export_kinds[k].group != group) continue;
+    if (k < export_nkinds)
+      snprintf(item, sizeof item, "[--%s[=FILE]]%s%s", export_kinds[k].name,
+               export_kinds[k].help ? " " : "", export_kinds[k].help ? export_kinds[k].help : "");
+    else if (more)
+      snprintf(item, sizeof item, "%s", more);
+    else
+      break;
+    /* an item with its help may be broken at its spaces */
+    for (char *w = item; *w;) {
+      size_t n = strcspn(w, " ");
+      if (w != item && w[-1] == ' ' && w[0] == '(') n = strlen(w);   /* "(...)" stays whole */
+      if (col && col + 1 + (int)n > 72) { fputc('\n', f); col = 0; }
+      fprintf(f, "%s%.*s", col ? " " : "\t", (int)n, w);
+      col += (col ? 1 : 8) + (int)n;
+      w += n;
+      while (*w == ' ') w++;
+    }
+  }
+  if (col) fputc('\n', f);
 }
 
 /* The usage text as GNU prints it after an option error (stderr, exit
@@ -109,14 +142,15 @@ static void usage(FILE *f, int status)
     "\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
     "\t[image-file] [profile-file...]\n",
     opt.whoami);
-  if (status == 0)              /* --help: our own long options too */
-    fprintf(f,
-      "Exports (long options only; FILE \"-\" is standard output, which then\n"
-      "holds only that):\n"
-      "\t[--dot[=FILE]] [--node-threshold=PCT] [--edge-threshold=PCT]\n"
-      "\t[--max-nodes=N] [--dot-full-names]\n\t[--callgrind[=FILE]] [--json[=FILE]]\n"
-      "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
-      "\t[--objects]\n");
+  if (status == 0) {            /* --help: our own long options too */
+    fprintf(f, "Exports (long options only; FILE \"-\" is standard output, which then\n"
+               "holds only that):\n");
+    help_exports(f, EXPORT_GROUP_DATA, NULL);
+    fprintf(f, "Sampled stacks (libprof's PROFILE.stacks, LIBPROF_STACKS=DEPTH):\n");
+    help_exports(f, EXPORT_GROUP_STACKS, "[--stack-times]");
+    fprintf(f, "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
+               "\t[--objects]\n");
+  }
   exit(status);
 }
 
@@ -175,6 +209,7 @@ typedef struct {
   CoreMap map;
   SymTab syms;
   Objects objs;
+  Stacks stacks;                /* read when an export needs them */
   Profile prof;
   int flat, graph, exec;        /* the reports chosen */
 } Run;
@@ -290,12 +325,16 @@ static void parse_options(Run *r, int argc, char **argv)
     }
     case 1016: ex->full_names = 1; break;
     case 1020: o->objects = 1; break;
+    case 1021: o->stack_times = 1; break;
     case '?': usage(stderr, 1); break;
     default:
       if (c >= EXPORT_OPT && c < EXPORT_OPT + export_nkinds) {
         const ExportKind *x = &export_kinds[c - EXPORT_OPT];
         if (optarg && !strcmp(optarg, "-") && !x->to_stdout)
           msg_fatal("--%s cannot write to standard output\n", x->name);
+        /* as gzip: compressed data is not sent to a terminal */
+        if (optarg && !strcmp(optarg, "-") && x->to_stdout == EXPORT_STDOUT_BINARY && isatty(1))
+          msg_fatal("--%s: binary data not written to a terminal\n", x->name);
         ex->target[c - EXPORT_OPT] = optarg ? optarg : x->default_file;
       }
       break;
@@ -314,6 +353,17 @@ static void parse_options(Run *r, int argc, char **argv)
     msg_fatal("Only one of --function-ordering and --file-ordering may be specified.\n");
 }
 
+/* An export that draws the sampled stacks was asked for, and no profile
+   file has them beside it. */
+_Noreturn static void no_stacks(const Run *r)
+{
+  const char *what = opt.stack_times ? "stack-times" : "";
+  for (int k = 0; k < export_nkinds && !*what; k++)
+    if (r->exports.target[k] && (export_kinds[k].needs & EXPORT_NEEDS_STACKS)) what = export_kinds[k].name;
+  msg_fatal("%s.stacks: no stack file: --%s draws the stacks libprof samples (run the program with "
+            "LIBPROF_STACKS=64)\n", r->files[0], what);
+}
+
 /* Stage 2: the object and its symbols (--objects: other objects'
    symbols after the program's), then the symspecs matched to them. */
 static void open_object(Run *r)
@@ -324,6 +374,9 @@ static void open_object(Run *r)
   else core_create_function_syms(&r->core, &r->map, &r->syms);
   if (opt.line && !opt.ext_symtab) line_add_syms(&r->core, &r->syms);
   if (opt.objects) objects_load(&r->objs, &r->syms, r->files, r->nfiles);
+  if ((export_needs(&r->exports) & (EXPORT_NEEDS_STACKS | EXPORT_USES_STACKS)) || opt.stack_times) {
+    stacks_load(&r->stacks, &r->objs, &r->syms, r->files, r->nfiles);
+  }
   sym_id_parse(&r->specs, &r->syms);
   DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
 }
@@ -357,6 +410,9 @@ static void analyse(Run *r)
 {
   Profile *prof = &r->prof;
   vma_t cg_lo = 0, cg_hi = 0;
+  /* (here, so that a profile file's own errors come first) */
+  if (((export_needs(&r->exports) & EXPORT_NEEDS_STACKS) || opt.stack_times) && !r->stacks.present)
+    no_stacks(r);
   hist_range(&prof->hist, &cg_lo, &cg_hi);
   if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian))
     prof->have_hist = 1;
@@ -371,6 +427,8 @@ static void analyse(Run *r)
     if (opt.static_cg) core_find_calls(&r->core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
     cg_assemble(&prof->cg, &r->syms);
   }
+  /* no symbol moves any more: each frame's function */
+  if (r->stacks.present) stacks_resolve(&r->stacks, &r->syms);
 }
 
 /* Stage 5: the reports to print: those asked for or, when none was, the
@@ -410,7 +468,8 @@ static int write_exports(Run *r)
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
                      prof->have_hist ? &prof->hist : NULL,
                      prof->have_arcs ? &prof->cg : NULL,
-                     opt.keep_arcs ? &prof->arc_recs : NULL };
+                     opt.keep_arcs ? &prof->arc_recs : NULL,
+                     r->stacks.present ? &r->stacks : NULL };
   export_write_all(ex, &in);
   return nout != 0;
 }
@@ -451,6 +510,16 @@ static void print_reports(Run *r)
     printed = 1;
   if (r->style & STYLE_FUNC_ORDER) cg_print_function_ordering(cg, syms);
   if (r->style & STYLE_FILE_ORDER) cg_print_file_ordering(cg, syms, r->map.files, r->map.nfiles);
+  if (opt.stack_times) {        /* ours, after all of GNU's */
+    StackTimes t;
+    stack_times_compute(&t, &r->stacks, prof->have_arcs ? cg : NULL, hz);
+    if (printed) printf("\f\n");
+    char *file = xmalloc(strlen(r->files[0]) + 8);
+    sprintf(file, "%s.stacks", r->files[0]);
+    stack_times_print(&t, syms, file);
+    free(file);
+    stack_times_free(&t);
+  }
 }
 
 int main(int argc, char **argv)

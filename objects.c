@@ -18,7 +18,7 @@
 #include "sym_ids.h"
 
 #define OBJ_SPAN ((vma_t)1 << 40)     /* each object's synthetic range */
-#define ID_MAX 64
+#define ID_MAX OBJECTS_ID_MAX
 
 struct Obj {
   char *path;                   /* the object, as the manifest names it */
@@ -28,6 +28,7 @@ struct Obj {
   size_t idlen;                 /* 0: none ("-") */
   vma_t text_lo, text_hi;       /* link-time */
   vma_t base;                   /* added to its addresses */
+  int stacks_only;              /* named by the stacks only (objects_add) */
   bfd *abfd;
   char **files;                 /* its profile files */
   size_t *file_man;             /* the manifest that named each */
@@ -117,6 +118,44 @@ static bfd *open_object(const char *path)
   return abfd;
 }
 
+/* PATH (build-id ID, IDLEN bytes; link-time text [LO, HI)) as O's next
+   object, opened and its build-id checked (WHERE names the file that
+   names it in the warning); NULL, and a warning, when the id differs.  An
+   object with no file (the vdso: a name without '/') or one that cannot
+   be read is kept: its time goes to the object as a whole. */
+static Obj *new_obj(Objects *o, const char *path, const unsigned char *id, size_t idlen,
+                    vma_t lo, vma_t hi, const char *where)
+{
+  bfd *abfd = open_object(path);
+  if (!abfd && strchr(path, '/'))
+    msg_warn("warning: %s: cannot read it: its time is counted for the object as a whole\n", path);
+  o->v = xrealloc(o->v, (o->n + 1) * sizeof *o->v);
+  Obj *ob = &o->v[o->n];
+  memset(ob, 0, sizeof *ob);
+  ob->path = xstrdup(path);
+  ob->abfd = abfd;
+  memcpy(ob->id, id, idlen);
+  ob->idlen = idlen;
+  ob->text_lo = lo;
+  ob->text_hi = hi;
+  if (abfd && !id_matches(ob, where)) {
+    bfd_close(abfd);
+    free(ob->path);
+    return NULL;
+  }
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  size_t bl = strlen(b) + 4;
+  /* "[vdso]" is named so already */
+  int br = b[0] == '[' && b[strlen(b) - 1] == ']';
+  ob->gap = xmalloc(bl);
+  snprintf(ob->gap, bl, br ? "%s" : "[%s]", b);
+  ob->suffix = xmalloc(bl + 1);
+  snprintf(ob->suffix, bl + 1, br ? " %s" : " [%s]", b);
+  o->n++;
+  return ob;
+}
+
 /* One manifest: its objects join O (new ones opened and checked), each
    with its file. */
 static void read_manifest(Objects *o, const char *profile)
@@ -157,36 +196,7 @@ static void read_manifest(Objects *o, const char *profile)
     }
     const char *path = line + pos;
     Obj *ob = find_obj(o, path, id, (size_t)idlen);
-    if (!ob) {
-      /* an object with no file (the vdso: a name without '/') or one that
-         cannot be read: its time goes to the object as a whole */
-      bfd *abfd = open_object(path);
-      if (!abfd && strchr(path, '/'))
-        msg_warn("warning: %s: cannot read it: its time is counted for the object as a "
-                 "whole\n", path);
-      o->v = xrealloc(o->v, (o->n + 1) * sizeof *o->v);
-      ob = &o->v[o->n];
-      memset(ob, 0, sizeof *ob);
-      ob->path = xstrdup(path);
-      ob->abfd = abfd;
-      memcpy(ob->id, id, (size_t)idlen);
-      ob->idlen = (size_t)idlen;
-      ob->text_lo = lo;
-      ob->text_hi = hi;
-      if (abfd && !id_matches(ob, man)) {
-        bfd_close(abfd);
-        free(ob->path);
-        continue;
-      }
-      const char *b = strrchr(path, '/');
-      b = b ? b + 1 : path;
-      size_t bl = strlen(b) + 4;
-      ob->gap = xmalloc(bl);
-      snprintf(ob->gap, bl, "[%s]", b);
-      ob->suffix = xmalloc(bl + 1);
-      snprintf(ob->suffix, bl + 1, " [%s]", b);
-      o->n++;
-    }
+    if (!ob && !(ob = new_obj(o, path, id, (size_t)idlen, lo, hi, man))) continue;
     ob->files = xrealloc(ob->files, (ob->nfiles + 1) * sizeof *ob->files);
     ob->file_man = xrealloc(ob->file_man, (ob->nfiles + 1) * sizeof *ob->file_man);
     ob->file_man[ob->nfiles] = o->nman - 1;
@@ -462,27 +472,21 @@ static void object_syms(const Obj *ob, SymTab *t)
   free(dbg.d);
 }
 
-void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles)
+/* Appends the symbols of objects [FROM, o->n) to TAB, each at its base:
+   the program's symbols stay first (and where they are in the table's
+   order), each object's after them in one aligned block. */
+static void append_syms(Objects *o, SymTab *tab, size_t from)
 {
-  memset(o, 0, sizeof *o);
-  if (!tab->len) return;        /* (GNU's "no symbols" came first) */
-  for (int i = 0; i < nfiles; i++) read_manifest(o, files[i]);
-  if (!o->n) return;
-  /* above every symbol of the program, a range of 2^40 each */
-  vma_t top = tab->len ? tab->base[tab->len - 1].end_addr : 0;
-  vma_t base = (top / OBJ_SPAN + 1) * OBJ_SPAN;
-  SymTab *parts = xcalloc(o->n, sizeof *parts);
+  SymTab *parts = xcalloc(o->n - from, sizeof *parts);
   size_t total = tab->len;
-  for (size_t k = 0; k < o->n; k++) {
-    o->v[k].base = base + k * OBJ_SPAN;
-    object_syms(&o->v[k], &parts[k]);
-    total += parts[k].len;
+  for (size_t k = from; k < o->n; k++) {
+    object_syms(&o->v[k], &parts[k - from]);
+    total += parts[k - from].len;
   }
-  /* the program's symbols, then each object's, in one aligned block */
   Sym *nb = xmalloc_huge((total + 1) * sizeof *nb);
   size_t n = tab->len;
   if (n) memcpy(nb, tab->base, n * sizeof *nb);
-  for (size_t k = 0; k < o->n; k++) {
+  for (size_t k = 0; k < o->n - from; k++) {
     memcpy(nb + n, parts[k].base, parts[k].len * sizeof *nb);
     n += parts[k].len;
     free(parts[k].base);
@@ -492,8 +496,10 @@ void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles)
   free(parts);
   free(tab->base);
   tab->base = nb;
-  tab->nmain = tab->len;
-  tab->lookup_top = nb[tab->len - 1].end_addr;
+  if (!tab->nmain) {            /* the first objects: the program ends here */
+    tab->nmain = tab->len;
+    tab->lookup_top = nb[tab->len - 1].end_addr;
+  }
   tab->len = n;
   free(tab->addrs);
   tab->addrs = xmalloc((n + 1) * sizeof *tab->addrs);
@@ -503,6 +509,53 @@ void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles)
   }
   free(tab->bucket);
   tab->bucket = NULL;
+}
+
+/* The first object's base: above every symbol of the program, rounded
+   up to the span (the span at least). */
+static vma_t first_base(const SymTab *tab)
+{
+  vma_t top = tab->nmain ? tab->lookup_top : tab->base[tab->len - 1].end_addr;
+  return (top / OBJ_SPAN + 1) * OBJ_SPAN;
+}
+
+/* The base of the next object O takes: a span above the last. */
+static vma_t next_base(const Objects *o, const SymTab *tab)
+{
+  return o->n ? o->v[o->n - 1].base + OBJ_SPAN : first_base(tab);
+}
+
+void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles)
+{
+  memset(o, 0, sizeof *o);
+  if (!tab->len) return;        /* (GNU's "no symbols" came first) */
+  for (int i = 0; i < nfiles; i++) read_manifest(o, files[i]);
+  if (!o->n) return;
+  vma_t base = first_base(tab);
+  for (size_t k = 0; k < o->n; k++) o->v[k].base = base + k * OBJ_SPAN;
+  append_syms(o, tab, 0);
+}
+
+void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t *bases)
+{
+  size_t from = o->n;
+  for (size_t i = 0; i < n; i++) {
+    const ObjectRef *r = &refs[i];
+    bases[i] = 0;
+    if (!tab->len || r->idlen > ID_MAX || r->hi < r->lo || r->hi - r->lo >= OBJ_SPAN
+        || r->lo >= OBJ_SPAN)
+      continue;
+    Obj *ob = find_obj(o, r->path, r->id, r->idlen);
+    if (!ob) {
+      vma_t base = next_base(o, tab);
+      if (!(ob = new_obj(o, r->path, r->id, r->idlen, r->lo, r->hi, r->where))) continue;
+      ob->base = base;
+      ob->stacks_only = 1;
+    }
+    bases[i] = ob->base;
+  }
+  /* one copy of the table for all of them */
+  if (o->n > from) append_syms(o, tab, from);
 }
 
 /* What an object's file's arcs are read with. */
@@ -550,6 +603,7 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
   sym_id_init(&specs);
   for (size_t k = 0; k < o->n; k++) {
     Obj *ob = &o->v[k];
+    if (ob->stacks_only) continue;  /* (no file) */
     Profile p;
     Core c;
     memset(&c, 0, sizeof c);
@@ -599,11 +653,13 @@ void objects_settle(Objects *o, SymTab *tab)
   o->narcs = na;
   size_t *moved = xmalloc(tab->len * sizeof *moved);   /* old place -> new */
   Sym **first = xcalloc(o->n, sizeof *first);
-  size_t out = tab->nmain, k = 0;
-  for (size_t i = 0; i < tab->nmain; i++) moved[i] = i;
-  for (size_t i = tab->nmain; i < tab->len; i++) {
+  size_t out = tab->nmain, k = 0, i;
+  for (i = 0; i < tab->nmain; i++) moved[i] = i;
+  for (i = tab->nmain; i < tab->len; i++) {
     Sym *s = &tab->base[i];
     while (k + 1 < o->n && s->addr >= o->v[k + 1].base) k++;
+    /* objects_add's come last: from here on the stacks' only */
+    if (o->v[k].stacks_only) break;
     if (s->name == o->v[k].gap) {
       if (first[k]) {           /* one row per object: the first */
         first[k]->hist_time += s->hist_time;
@@ -622,14 +678,31 @@ void objects_settle(Objects *o, SymTab *tab)
     }
     moved[i] = out++;
   }
-  for (size_t i = 0; i < o->narcs; i++) {
-    o->arcs[i].parent = moved[o->arcs[i].parent];
-    o->arcs[i].child = moved[o->arcs[i].child];
+  size_t tail = tab->len - i;
+  for (size_t j = i; j < tab->len; j++) moved[j] = out + (j - i);
+  /* the arcs follow their ends (which lie in the program or in a
+     manifest's objects: the stacks' objects have no file, and an arc
+     into their tail, past LEN, would be dropped) */
+  na = 0;
+  for (size_t j = 0; j < o->narcs; j++) {
+    ObjArc *a = &o->arcs[j];
+    a->parent = moved[a->parent];
+    a->child = moved[a->child];
+    if (a->parent < out && a->child < out) o->arcs[na++] = *a;
   }
+  o->narcs = na;
   free(moved);
   free(first);
+  /* the stacks' objects, whole, past the end (moved down over the gaps
+     merged away) */
+  if (out != i) memmove(&tab->base[out], &tab->base[i], tail * sizeof *tab->base);
+  for (size_t j = out; j < out + tail; j++) {
+    tab->base[j].cyc_head = &tab->base[j];
+    tab->addrs[j] = tab->base[j].addr;
+  }
   tab->len = out;
-  for (size_t i = tab->nmain; i < out; i++) {
+  tab->ntail = tail;
+  for (i = tab->nmain; i < out; i++) {
     tab->addrs[i] = tab->base[i].addr;
     tab->base[i].end_addr = i + 1 < out ? tab->base[i + 1].addr - 1 : tab->base[i].addr;
   }
@@ -653,4 +726,23 @@ int objects_add_arcs(Objects *o, CallGraph *cg, ArcRecs *keep, const SymTab *tab
   o->arcs = NULL;
   o->narcs = o->arcs_cap = 0;
   return added;
+}
+
+void objects_free(Objects *o)
+{
+  for (size_t k = 0; k < o->n; k++) {
+    Obj *ob = &o->v[k];
+    if (ob->abfd) bfd_close(ob->abfd);
+    for (size_t i = 0; i < ob->nfiles; i++) free(ob->files[i]);
+    free(ob->files);
+    free(ob->file_man);
+    free(ob->path);
+    free(ob->gap);
+    free(ob->suffix);
+  }
+  free(o->v);
+  for (size_t k = 0; k < o->nman; k++) free(o->man[k].v);
+  free(o->man);
+  free(o->arcs);
+  memset(o, 0, sizeof *o);
 }

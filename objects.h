@@ -12,6 +12,9 @@
 #include "hist.h"
 #include "call_graph.h"
 
+/* The longest build-id kept (bytes). */
+#define OBJECTS_ID_MAX 64
+
 typedef struct Obj Obj;
 typedef struct ObjManifest ObjManifest;
 typedef struct ObjArc ObjArc;
@@ -28,6 +31,25 @@ typedef struct {
    one: a warning line, left out) and appends its symbols to TAB.  Before
    sym_id_parse and before any profile file is read. */
 void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles);
+/* The stacks (stacks.c) name objects too: each REFS[i] is the object at
+   PATH with build-id ID (IDLEN bytes, 0: none) whose text is [LO, HI) at
+   link time -- the one O holds already (same path and id: --objects'
+   manifests or an earlier call), else a new one, opened as a manifest's
+   object is (one that cannot be read, or the vdso, gets only its
+   "[name]" symbols), whose symbols are appended to TAB (all the new ones
+   in one copy of the table).  BASES[i] is its base (table address =
+   link-time address + base), or 0 when it is not used: its build-id
+   differs from ID (a warning naming WHERE, the file that names it), its
+   range is implausible, or TAB is empty.  With or without objects_load;
+   before sym_id_parse and before any profile is read. */
+typedef struct {
+  const char *path;
+  const unsigned char *id;
+  size_t idlen;
+  vma_t lo, hi;
+  const char *where;
+} ObjectRef;
+void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t *bases);
 /* Reads each object's profile files and appends their histogram records
    to HS (after the program's own files and -s), keeping their arcs for
    objects_add_arcs; an object without a file is read in the program's
@@ -43,4 +65,8 @@ void objects_settle(Objects *o, SymTab *tab);
    whether any did. */
 int objects_add_arcs(Objects *o, CallGraph *cg, ArcRecs *keep, const SymTab *tab,
                      const SymSpecs *specs);
+/* Closes the objects and frees O (the fuzz targets; the names of the
+   symbols objects_load and objects_add made are the table's to drop:
+   they are left, as the table is freed without them). */
+void objects_free(Objects *o);
 #endif

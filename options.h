@@ -24,6 +24,7 @@ typedef struct {
   int file_format;              /* FF_AUTO ... */
   int debug;                    /* DBG_* bits */
   int objects;                  /* --objects: other objects' profiles too */
+  int stack_times;              /* --stack-times: measured inclusive time */
   const char *whoami;           /* argv[0], which messages start with */
 } Options;
 

@@ -16,7 +16,7 @@
 
 typedef struct {
   char *path;                   /* as the stack file names it */
-  unsigned char id[20];
+  unsigned char id[OBJECTS_ID_MAX];
   size_t idlen;                 /* 0: no build-id */
   vma_t base;                   /* load bias at run time */
   vma_t lo, hi;                 /* run-time text */
@@ -51,22 +51,36 @@ typedef struct {
   uint64_t *pc;                 /* as recorded (run time) */
   uint32_t *obj;                /* index into objs, or UINT32_MAX: none */
   vma_t *addr;                  /* symbol-table address looked up (a return
-                                   address minus 1), 0 when no object */
+                                   address minus 1), 0 when no object; in
+                                   an object not in the table (!known) the
+                                   link-time address */
   Sym **sym;                    /* after stacks_resolve: the function (never
                                    a -l line symbol), or NULL */
+  unsigned char *gap;           /* in none of its object's functions (told
+                                   by stacks_load: objects_settle then merges
+                                   the gaps into one row per object) */
   size_t nframes;
+  /* stacks_frame_name's strings, made by stacks_resolve */
+  char **objname;               /* per object: "[name]" */
+  char **pcname;                /* per frame: "0xPC" */
+  /* stacks_load's own state while it runs: stacks_free lets go of it
+     after an error that returned to a trap (fuzz targets) */
+  struct StacksReader *reader;
 } Stacks;
 
 /* Reads FILES[k].stacks for each profile file that has one (none: st->present
    stays 0).  Objects other than the program are matched to those OBJS
-   holds or added to it and to TAB.  A malformed file: "gprof: F: ..."
-   and exit 1. */
+   holds or added to it and to TAB (objects_add).  A malformed file:
+   "gprof: F: line N: ..." and exit 1, whatever the bytes; memory grows
+   with the bytes read only (a count, depth or number of frames a line
+   claims allocates nothing); records of unknown kinds are skipped. */
 void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles);
 /* Each frame's function in TAB (after the analysis). */
 void stacks_resolve(Stacks *st, const SymTab *tab);
-/* The name a frame prints under: its function's report name, else
-   "[object]" (its object's file name), else "0xPC".  Owned by ST. */
-const char *stacks_frame_name(Stacks *st, size_t frame);
+/* The name a frame prints under (after stacks_resolve): its function's
+   report name, else "[object]" (its object's file name), else "0xPC".
+   Owned by ST. */
+const char *stacks_frame_name(const Stacks *st, size_t frame);
 /* Samples in all stacks (the sum of counts). */
 uint64_t stacks_total(const Stacks *st);
 void stacks_free(Stacks *st);

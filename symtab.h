@@ -109,6 +109,10 @@ typedef struct {
      rules above apply to symbol NMAIN - 1.  0: no objects. */
   size_t nmain;
   vma_t lookup_top;
+  /* objects_settle: the symbols of objects only the sampled stacks name
+     (stacks.c; no profile file covers them) are kept in base[len ..
+     len + ntail), where the stacks find them and no report lists them */
+  size_t ntail;
 } SymTab;
 
 /* How many of TAB's symbols are the program's (the last-symbol rules

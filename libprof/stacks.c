@@ -123,15 +123,54 @@ static int returns_into_text(uintptr_t a)
 #endif
 }
 
+/* Does the call that returns to A (returns_into_text) leave the
+   program -- an indirect call, or a direct one to a PLT stub?  A
+   function of the program reaches code without frame pointers only so
+   (in a program linked dynamically), so a return address found on the
+   stack above such code must pass this; the dead return addresses of
+   the program's calls to its own functions, left in uninitialised
+   locals, do not. */
+static int calls_out(uintptr_t a)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  const unsigned char *p = (const unsigned char *)a;
+  if (p[-5] != 0xe8) return 1;                               /* indirect */
+  int32_t rel;
+  memcpy(&rel, p - 4, 4);
+  uintptr_t t = a + (uintptr_t)(intptr_t)rel;
+  if (!in_text(t) || t + 12 > P.highpc) return 1;
+  const unsigned char *q = (const unsigned char *)t;
+  if (q[0] == 0xf3 && q[1] == 0x0f && q[2] == 0x1e && (q[3] & 0xfe) == 0xfa) q += 4;   /* endbr */
+  if (q[0] == 0xf2) q++;                                     /* bnd */
+  return q[0] == 0xff && (q[1] == 0x25 || q[1] == 0xa3);     /* jmp *GOT: a PLT stub */
+#elif defined(__aarch64__)
+  uint32_t i;
+  memcpy(&i, (const void *)(a - 4), 4);
+  if ((i & 0xfc000000u) != 0x94000000u) return 1;            /* blr */
+  int32_t imm = (int32_t)(i << 6) >> 6;
+  uintptr_t t = a - 4 + (uintptr_t)((intptr_t)imm * 4);
+  if (!in_text(t) || t + 4 > P.highpc) return 1;
+  uint32_t j;
+  memcpy(&j, (const void *)t, 4);
+  return (j & 0x9f00001fu) == 0x90000010u;                   /* adrp x16: a PLT stub */
+#else
+  (void)a;
+  return 1;
+#endif
+}
+
 /* The first word in [FROM, TO) (at most 512 words) that returns into the
-   program's text: its address, or 0. */
-static uintptr_t scan_for_return(uintptr_t from, uintptr_t to)
+   program's text (by a call that leaves the program, with OUT): its
+   address, or 0. */
+static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
 {
   const uintptr_t w = sizeof(uintptr_t);
   from = (from + w - 1) & ~(w - 1);
   if (to > stk_hi) to = stk_hi;
-  for (uintptr_t a = from, k = 0; a + w <= to && k < 512; a += w, k++)
-    if (returns_into_text(*(const uintptr_t *)a)) return a;
+  for (uintptr_t a = from, k = 0; a + w <= to && k < 512; a += w, k++) {
+    uintptr_t v = *(const uintptr_t *)a;
+    if (returns_into_text(v) && (!out || calls_out(v))) return a;
+  }
   return 0;
 }
 
@@ -149,6 +188,85 @@ static uintptr_t resync(uintptr_t a)
       return b;
   }
   return 0;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* Has the interrupted function of the program already popped its frame
+   pointer (an epilogue scheduled early, or a tail call about to jump)?
+   Then the word at the stack pointer, TOP, is its return address: a
+   return into the program by a direct call to an entry at or below PC,
+   no further than 1 MB, that starts as -pg functions do (push %rbp,
+   after an endbr, or call __fentry__).  A live frame's top word is a
+   saved register or a local, which passes this only by chance. */
+static int frame_gone(uintptr_t top, uintptr_t pc)
+{
+  (void)pc;
+  if (!returns_into_text(top)) return 0;
+  const unsigned char *p = (const unsigned char *)top;
+  if (p[-5] != 0xe8) return 1;                               /* indirect */
+  int32_t rel;
+  memcpy(&rel, p - 4, 4);
+  uintptr_t t = top + (uintptr_t)(intptr_t)rel;
+  if (!in_text(t) || t + 8 > P.highpc) return 0;
+  const unsigned char *q = (const unsigned char *)t;
+  if (q[0] == 0xf3 && q[1] == 0x0f && q[2] == 0x1e && (q[3] & 0xfe) == 0xfa) q += 4;
+  return q[0] == 0x55 || q[0] == 0xe8;
+}
+#endif
+
+/* Does the chain of frame records from FP hold -- reach the outermost
+   frame (0), a return into another object, or 256 frames -- without a
+   frame that is out of bounds, falls, or returns into no text? */
+static int chain_holds(uintptr_t fp)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  for (int k = 0; k < 256; k++) {
+    if (fp == 0) return 1;
+    if (fp > stk_hi - 2 * w || (fp & (w - 1))) return 0;
+    uintptr_t next = ((const uintptr_t *)fp)[0], ret = ((const uintptr_t *)fp)[1];
+    if (ret == 0 || (!in_text(ret) && in_some_text(ret))) return 1;
+    if (!in_text(ret) || (next != 0 && next <= fp)) return 0;
+    fp = next;
+  }
+  return 1;
+}
+
+/* Code without frame pointers (libc) between a frame of the program and
+   the program's function that called into it: that function's return
+   address lies above FROM.  When the frame address *FP (the frame
+   register, or the saved one) is plausible -- such code leaves it
+   alone -- the return is the nearest one below it (the caller's own
+   frame lies beyond, the dead frames of earlier calls below); else the
+   first one above FROM, and *FP becomes the frame record above that.
+   Returns the return address, or 0. */
+static uintptr_t hop(uintptr_t from, uintptr_t *fp)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  uintptr_t f = *fp;
+  if (f > from && f <= stk_hi - 2 * w && !(f & (w - 1)))
+    for (uintptr_t a = f - w, k = 0; a >= from && k < 512; a -= w, k++) {
+      uintptr_t v = *(const uintptr_t *)a;
+      if (returns_into_text(v) && calls_out(v)) return v;
+    }
+  /* the dead frames of earlier calls lie about too, and hold return
+     addresses that pass every test above; their chain of frame records
+     soon leads nowhere, the live one's to the bottom or into another
+     object: of the first few, the first whose chain holds is taken */
+  uintptr_t first = 0, first_fp = 0;
+  for (int tries = 0; tries < 4; tries++) {
+    uintptr_t a = scan_for_return(from, from + 512 * w, 1);
+    if (!a) break;
+    uintptr_t r = resync(a);
+    if (chain_holds(r)) {
+      *fp = r;
+      return *(const uintptr_t *)a;
+    }
+    if (!first) { first = a; first_fp = r; }
+    from = a + w;
+  }
+  if (!first) return 0;
+  *fp = first_fp;
+  return *(const uintptr_t *)first;
 }
 
 /* Walks the interrupted stack into PCS (at most S.depth); returns the
@@ -190,6 +308,7 @@ static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, 
 #endif
     if ((at_push || b[0] == 0xc3) && sp + w <= stk_hi) extra = *(const uintptr_t *)sp;
     else if (at_mov && sp + 2 * w <= stk_hi) extra = *(const uintptr_t *)(sp + w);
+    else if (sp + w <= stk_hi && frame_gone(*(const uintptr_t *)sp, pc)) extra = *(const uintptr_t *)sp;
 #elif defined(__aarch64__)
     uint32_t i;
     memcpy(&i, (const void *)pc, 4);
@@ -199,13 +318,7 @@ static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, 
 #if defined(__aarch64__)
     if (in_text(lr)) extra = lr;             /* a leaf of libc: LR not saved yet */
 #endif
-    if (!extra) {
-      uintptr_t a = scan_for_return(sp, fp > sp && fp < stk_hi ? fp : sp + 512 * w);
-      if (a) {
-        extra = *(const uintptr_t *)a;
-        fp = resync(a);
-      }
-    }
+    if (!extra) extra = hop(sp, &fp);
   }
   if (extra && in_some_text(extra) && n < max) {
     pcs[n++] = extra;
@@ -213,11 +326,8 @@ static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, 
       /* a function of the program called from code without frame
          pointers, caught before its frame was made: as for such frames
          below, the program's own caller is found on the stack */
-      uintptr_t a = scan_for_return(sp + w, sp + 513 * w);
-      if (a) {
-        pcs[n++] = *(const uintptr_t *)a;
-        fp = resync(a);
-      }
+      uintptr_t r = hop(sp + w, &fp);
+      if (r) pcs[n++] = r;
     }
   }
   uintptr_t lo = sp;
@@ -231,13 +341,11 @@ static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, 
     if (!in_text(ret) && n < max) {
       /* a frame of code without frame pointers: its -pg caller's return
          address lies between this record and the next */
-      uintptr_t a = scan_for_return(fp + 2 * w, next > fp && next < stk_hi ? next : fp + 514 * w);
-      if (a) {
-        uintptr_t r = *(const uintptr_t *)a;
+      uintptr_t r = hop(fp + 2 * w, &next);
+      if (r) {
         pcs[n++] = r;
         /* the call in the program's entry point (_start): the bottom */
         if (r - S.entry < 64) { *end = 'c'; return n; }
-        next = resync(a);
         if (!next) return n;
       }
     }
@@ -281,7 +389,7 @@ static void stk_name(uint32_t t)
 /* Counts N samples of the interrupted stack (from the signal handler). */
 static void stacks_record(const ucontext_t *uc, uintptr_t pc, uint32_t n)
 {
-  uintptr_t pcs[STK_MAX_DEPTH];
+  uintptr_t pcs[S.depth];       /* on the interrupted thread's stack: no more than asked */
   char end;
   uint32_t depth = stacks_walk(uc, pc, pcs, &end);
   uint32_t t = (uint32_t)tid();

@@ -148,7 +148,8 @@ for w in annotated-source exec-counts flat-profile graph time all-lines brief de
          help line min-count no-static print-path separate-files static-call-graph sum table-length \
          traditional version width ignore-non-functions demangle no-demangle external-symbol-table @FILE \
          abcDhilLrsTvwxyz ABCeEfFJnNOpPqQRStZ "-I dirs" "-k from/to" "-m min-count" "-t table-length" \
-         dot node-threshold edge-threshold max-nodes dot-full-names callgrind json objects; do
+         dot node-threshold edge-threshold max-nodes dot-full-names callgrind json pprof objects folded flame \
+         stack-times; do
   echo "$h" | grep -q -- "$w" || miss="$miss $w"
 done
 case "$h" in "$e"*) hs=1;; *) hs=0;; esac
@@ -218,6 +219,42 @@ while IFS= read -r l; do
   esac
 done < "$out/exports.log"
 grep -q '^ok 20000 functions (dagprof)' "$out/exports.log" || bad "exports: the tests did not run to the end (see tests/out/exports.log)"
+
+# 8b. --pprof, decoded here and read by go tool pprof (tests/pprof.sh).
+GPROF="$GPROF" OUT="$out/pprof" sh pprof.sh > "$out/pprof.log" 2>&1
+while IFS= read -r l; do
+  case $l in
+    ok*) ok;;
+    FAIL*) bad "pprof: ${l#FAIL }";;
+    skip*) echo "pprof: $l";;
+  esac
+done < "$out/pprof.log"
+grep -q '^ok 20000 functions: decoded' "$out/pprof.log" || bad "pprof: the tests did not run to the end (see tests/out/pprof.log)"
+
+# 9. libprof's sampled stacks (--folded, --flame; tests/stacks.sh): hand-
+#    made stack files against stacks worked out from nm, the SVG checked
+#    and rendered, hostile stack files.
+GPROF="$GPROF" OUT="$out/stacks" sh stacks.sh > "$out/stacks.log" 2>&1
+while IFS= read -r l; do
+  case $l in
+    ok*) ok;;
+    FAIL*) bad "stacks: ${l#FAIL }";;
+    skip*) echo "stacks: $l";;
+  esac
+done < "$out/stacks.log"
+grep -q '^stacks: done' "$out/stacks.log" || bad "stacks: the tests did not run to the end (see tests/out/stacks.log)"
+
+# 10. --stack-times: measured inclusive time against the program's own
+#     clock where the estimate is wrong (tests/stack_times.sh).
+GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
+while IFS= read -r l; do
+  case $l in
+    ok*) ok;;
+    FAIL*) bad "stack_times: ${l#FAIL }";;
+    skip*) echo "stack_times: $l";;
+  esac
+done < "$out/stack_times.log"
+grep -q '^stack_times: done' "$out/stack_times.log" || bad "stack_times: the tests did not run to the end (see tests/out/stack_times.log)"
 
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
 echo "$pass passed, $fail failed"

@@ -109,3 +109,19 @@ put('calls', 'backward', bytes([5, 0, 0x10, 3, 0, 0, 0, 0]) + struct.pack('<I', 
 for f in (os.path.join(tests, 'progs', 'multi', 'alpha.c'), os.path.join(tests, 'progs', 'cycles.c')):
     put('annotate', os.path.basename(f), bytes([0x83, 3, 1, 5, 2, 0, 3, 201]) + open(f, 'rb').read()[:4096])
 put('annotate', 'nul_nonl', bytes([2, 2, 1, 9, 1, 250]) + b'int f(void) { return \0; }\nabc\0def\n\0\nlast')
+
+# stack files (fuzz_stacks: its table has 16 functions from 0x1000, 0x40
+# apart): the program, a library that cannot be read, the vdso, unknown
+# PCs, every end, repeated stacks, a later kind of record
+hdr = b'libprof-stacks 1\nhz 100\ndepth 8\nsamples 40\ndropped 2\n'
+objs = (b'object 0 0x0 0x1000 0x1400 - /fuzz/prog\n'
+        b'object 1 0x7f0000000000 0x7f0000001000 0x7f0000002000 0011223344556677 /nonexistent/libx.so\n'
+        b'object 2 0x7ffd00000000 0x7ffd00000000 0x7ffd00001000 - [vdso]\n')
+stk = (b'thread 7 main\nthread 8 \nstack 7 5 c 0x1010 0x1050 0x1001\n'
+       b'stack 7 5 c 0x1010 0x1050 0x1001\nstack 8 3 t 0x7f0000001234 0x1099 0x1001\n'
+       b'stack 8 2 b 0x7ffd00000010 0x13c1\nstack 7 1 c 0x5\nlater 1 2\n'
+       b'stack 7 9 c 0x1100 0x1100 0x1100 0x1100 0x1100 0x1100 0x1100 0x1100\n')
+put('stacks', 'basic', hdr + objs + stk)
+put('stacks', 'pie', hdr.replace(b'depth 8', b'depth 64') + b'object 0 0x555555554000 0x555555555000 0x555555555400 - p\n'
+    + b'stack 1 2 c 0x555555555010 0x555555555101\n')
+put('stacks', 'cut', hdr + objs + b'stack 7 5 c 0x1010 0x10')

@@ -92,3 +92,27 @@ LIBPROF_OBJECTS=1 run objcalls "$w/libcb.so" "$w/libfill.so" die 2> /dev/null
 [ $st = 143 ] && [ "$(gnu_calls gmon.out libcb.so b_leaf)" = "$k_b_leaf" ] \
   && [ "$(gnu_calls gmon.out libca.so a_leaf)" = "$k_a_leaf" ]
 say $? "SIGTERM: status $st, every object's file written with its counts"
+
+# ---- with LIBPROF_STACKS too: the stacks name the manifest's objects and
+# others (the C library: objects_add), the arcs and the text unchanged ----
+cat > spin.c <<'EOF2'
+void a_work(long n);
+static volatile long sink;
+__attribute__((noinline)) void mine(long n) { for (long i = 0; i < n; i++) sink += i; }
+int main(void) { a_work(200000000); mine(300000000); return 0; }
+EOF2
+cc -O1 -pg spin.c -o spin -L. -lca -L"$top/libprof" -lprof -Wl,-rpath,"$w"
+rm -rf gmon.out gmon.out.*
+LIBPROF_OBJECTS=1 LIBPROF_STACKS=64 ./spin
+"$G" --objects -b spin gmon.out > plain.txt 2>&1
+"$G" --objects -b --folded=spin.folded spin gmon.out > stk.txt 2>&1
+"$G" --objects --json=- spin gmon.out | python3 "$here/arcs.py" --json > spin.graph
+ok=0
+cmp -s plain.txt stk.txt || ok=1
+[ "$(arc spin.graph main 'a_work [libca.so]')" = 1 ] || ok=1
+[ "$(arc spin.graph 'a_work [libca.so]' 'a_leaf [libca.so]')" = 200000000 ] || ok=1
+grep -q ' \[libca.so\] [0-9]*$' spin.folded || ok=1
+# (the C library: named by the stacks only, in no report)
+grep -q ';__libc_start_call_main \[libc.so.6\];main;mine [0-9]*$' spin.folded || ok=1
+! grep -q 'libc.so.6' plain.txt || ok=1
+say $ok "stacks too: --folded names libca.so and, through the stacks only, libc.so.6 ($(awk '{s += $NF} END {print s + 0}' spin.folded) samples), main -> a_work [libca.so] 1, a_work -> a_leaf 200000000, the report the same with the stacks read"

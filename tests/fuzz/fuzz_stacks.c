@@ -1,0 +1,56 @@
+/* fuzz_stacks.c -- the stack file reader (stacks.c) on arbitrary bytes,
+ * then the objects' settle, the resolution and the exports that read
+ * stacks (--folded, --flame, --pprof). */
+#include <unistd.h>
+#include "fuzz.h"
+#include "stacks.h"
+#include "export_flame.h"
+#include "export_pprof.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  fuzz_options();
+  /* stacks_load reads PROFILE.stacks by name */
+  static char prof[64], path[80];
+  if (!prof[0]) {
+    snprintf(prof, sizeof prof, "/tmp/fuzz_stacks.%d", (int)getpid());
+    snprintf(path, sizeof path, "%s.stacks", prof);
+  }
+  FILE *f = fopen(path, "wb");
+  if (!f) abort();
+  if (size && fwrite(data, 1, size, f) != size) abort();
+  fclose(f);
+  SymTab tab;
+  fuzz_symtab(&tab, 16, 0x1000, 0x40);
+  Objects objs;
+  Stacks st;
+  memset(&objs, 0, sizeof objs);
+  memset(&st, 0, sizeof st);
+  char *files[] = { prof };
+  jmp_buf env;
+  if (!setjmp(env)) {
+    util_fatal_trap(&env, 1);
+    stacks_load(&st, &objs, &tab, files, 1);
+    objects_settle(&objs, &tab);
+    if (st.present) {
+      stacks_resolve(&st, &tab);
+      for (size_t i = 0; i < st.nframes; i++) (void)stacks_frame_name(&st, i);
+      ExportInput in;
+      memset(&in, 0, sizeof in);
+      in.program = "fuzz";
+      in.tab = &tab;
+      in.stacks = &st;
+      FILE *out = fopen("/dev/null", "w");
+      export_folded(out, &in);
+      export_flame(out, &in);
+      export_pprof(out, &in);
+      fclose(out);
+    }
+  }
+  util_fatal_trap(NULL, 0);
+  stacks_free(&st);
+  tab.len += tab.ntail;         /* (the stacks' objects' symbols too) */
+  fuzz_symtab_free(&tab, 0);
+  objects_free(&objs);
+  return 0;
+}
