@@ -72,7 +72,10 @@ for prog in objcalls objcalls_so; do
   [ "$(arc all.graph 'b_work [libcb.so]' 'a_leaf [libca.so]')" = "$k_a_leaf_from_b" ] || ok=1
   [ "$(arc all.graph main 'a_sort [libca.so]')" = 1 ] || ok=1
   [ "$(into all.graph 'a_cmp [libca.so]')" = "$k_a_cmp" ] || ok=1
-  [ "$(grep -c . all.graph)" = 10 ] || ok=1
+  # (under check-sanitize ASan's qsort calls the comparison function
+  # too, checking the order: one more caller of a_cmp, its calls counted
+  # in k_a_cmp)
+  [ "$(grep -v '^[^|]*\[libasan\.so[.0-9]*\]|a_cmp \[libca\.so\]|' all.graph | grep -c .)" = 10 ] || ok=1
   say $ok "$how: --objects: worker_a -> a_work [libca.so] $k_a_work, a_work -> a_leaf $k_a_leaf, worker_b -> b_work [libcb.so] $k_b_work, b_work -> b_leaf $k_b_leaf, b_work [libcb.so] -> a_leaf [libca.so] $k_a_leaf_from_b, qsort -> a_cmp [libca.so] $k_a_cmp: every arc exact, none other"
 done
 
