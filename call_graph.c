@@ -137,6 +137,13 @@ void cg_kept_settle(ArcRecs *keep)
   }
 }
 
+void cg_kept_add(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count, Arc *a)
+{
+  ArcSlot *t = keep_find(keep, pair_hash(from_pc, self_pc), from_pc, self_pc);
+  if (t) keep->v[t->rec - 1].count += count;
+  else keep_rec(keep, from_pc, self_pc, count, a);
+}
+
 static size_t pair_hash(vma_t from, vma_t self)
 {
   uint64_t h = (from * 0x9E3779B97F4A7C15ull) ^ (self + 0x632BE59BD9B4E019ull);

@@ -38,6 +38,10 @@ size_t cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSp
    repeated pair touches: a merge of many files of one program sees the
    same pairs over and over). */
 void cg_kept_settle(ArcRecs *keep);
+/* An arc added to the call graph after the files were read (--objects:
+   another object's), kept too, for the exports' call sites (COUNT was
+   added to A already). */
+void cg_kept_add(ArcRecs *keep, vma_t from_pc, vma_t self_pc, uint64_t count, Arc *a);
 void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out);
 /* The records kept (-s, or --callgrind for its call sites), after
    gmon_finish: how many, and the I-th's caller address (the return address

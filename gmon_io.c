@@ -223,6 +223,10 @@ static void arc_push(Reader *r, ArcBatch *b, vma_t from, vma_t self, uint64_t co
 {
   r->narcs++;
   if (outside_code(r->cx, self, self + 1)) r->arcs_out++;
+  if (r->cx->arc_sink) {
+    r->cx->arc_sink(r->cx->arc_arg, from, self, count);
+    return;
+  }
   b->from[b->n] = from;
   b->self[b->n] = self;
   b->count[b->n] = count;

@@ -40,6 +40,10 @@ typedef struct {
   const unsigned char *build_id;
   const vma_t (*code)[2];
   size_t ncode;
+  /* When set, arc records go to it, as read, instead of the call graph
+     (--objects: another object's arcs, placed by objects.c). */
+  void (*arc_sink)(void *arg, vma_t from, vma_t self, uint64_t count);
+  void *arc_arg;
 } GmonContext;
 
 void gmon_init(Profile *p, int addr_size, int big_endian);

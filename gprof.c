@@ -418,6 +418,9 @@ static void analyse(Run *r)
     prof->have_hist = 1;
   if (prof->have_hist) hist_assign_samples(&prof->hist, &r->syms);
   if (r->objs.n) objects_settle(&r->objs, &r->syms);
+  if (r->objs.n && objects_add_arcs(&r->objs, &prof->cg, opt.keep_arcs ? &prof->arc_recs : NULL,
+                                    &r->syms, &r->specs))
+    prof->have_arcs = 1;
   /* peak memory: no report reads them (an export may) */
   if (!opt.line && !(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
   if (prof->have_arcs) {

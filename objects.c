@@ -31,8 +31,30 @@ struct Obj {
   int stacks_only;              /* named by the stacks only (objects_add) */
   bfd *abfd;
   char **files;                 /* its profile files */
+  size_t *file_man;             /* the manifest that named each */
   size_t nfiles;
 };
+
+/* A manifest's objects by the number that starts their files' names
+   (libprof's N, which an outside caller in another object's file names:
+   doc/DESIGN.md, "Calls into and inside other objects"). */
+struct ObjManifest {
+  struct { unsigned long n; size_t obj; } *v;
+  size_t len;
+};
+
+/* An arc of another object: its two ends at their synthetic addresses,
+   then (objects_settle) their symbols' places in the table. */
+struct ObjArc {
+  vma_t from, self;
+  uint64_t count;
+  size_t parent, child;
+};
+
+#define LIBPROF_CALLER(a) ((a) >> 62 == 1)      /* an outside caller, encoded */
+#define CALLER_OBJ(a) ((unsigned long)((a) >> 40) & 0x3fffff)
+#define CALLER_ADDR(a) ((a) & (((vma_t)1 << 40) - 1))
+#define CALLER_NONE 0x3fffff
 
 /* ---- the manifest ---- */
 
@@ -138,6 +160,9 @@ static Obj *new_obj(Objects *o, const char *path, const unsigned char *id, size_
    with its file. */
 static void read_manifest(Objects *o, const char *profile)
 {
+  o->man = xrealloc(o->man, (o->nman + 1) * sizeof *o->man);
+  ObjManifest *mf = &o->man[o->nman++];
+  memset(mf, 0, sizeof *mf);
   size_t dl = strlen(profile) + sizeof ".objects";
   char *dir = xmalloc(dl);
   snprintf(dir, dl, "%s.objects", profile);
@@ -173,6 +198,11 @@ static void read_manifest(Objects *o, const char *profile)
     Obj *ob = find_obj(o, path, id, (size_t)idlen);
     if (!ob && !(ob = new_obj(o, path, id, (size_t)idlen, lo, hi, man))) continue;
     ob->files = xrealloc(ob->files, (ob->nfiles + 1) * sizeof *ob->files);
+    ob->file_man = xrealloc(ob->file_man, (ob->nfiles + 1) * sizeof *ob->file_man);
+    ob->file_man[ob->nfiles] = o->nman - 1;
+    mf->v = xrealloc(mf->v, (mf->len + 1) * sizeof *mf->v);
+    mf->v[mf->len].n = strtoul(file, NULL, 10);
+    mf->v[mf->len++].obj = (size_t)(ob - o->v);
     size_t fl = strlen(dir) + strlen(file) + 2;
     ob->files[ob->nfiles] = xmalloc(fl);
     snprintf(ob->files[ob->nfiles++], fl, "%s/%s", dir, file);
@@ -528,6 +558,42 @@ void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t
   if (o->n > from) append_syms(o, tab, from);
 }
 
+/* What an object's file's arcs are read with. */
+typedef struct {
+  Objects *o;
+  const Obj *ob;
+  const ObjManifest *mf;
+} ArcSink;
+
+/* One arc record of an object's file: a caller inside the object as the
+   callee, shifted by its base; an outside caller decoded (the program, an
+   object its manifest names, or none: dropped, as GNU drops a caller it
+   cannot place). */
+static void take_arc(void *arg, vma_t from, vma_t self, uint64_t count)
+{
+  ArcSink *a = arg;
+  const Obj *ob = a->ob;
+  if (self < ob->text_lo || self >= ob->text_hi || !count) return;
+  if (LIBPROF_CALLER(from)) {
+    unsigned long n = CALLER_OBJ(from);
+    vma_t addr = CALLER_ADDR(from);
+    const Obj *c = NULL;
+    for (size_t i = 0; n && n != CALLER_NONE && i < a->mf->len && !c; i++)
+      if (a->mf->v[i].n == n) c = &a->o->v[a->mf->v[i].obj];
+    if (n && (!c || addr < c->text_lo || addr >= c->text_hi)) return;
+    from = c ? addr + c->base : addr;
+  } else {
+    if (from < ob->text_lo || from >= ob->text_hi) return;
+    from += ob->base;
+  }
+  Objects *o = a->o;
+  if (o->narcs == o->arcs_cap) {
+    o->arcs_cap = o->arcs_cap ? 2 * o->arcs_cap : 256;
+    o->arcs = xrealloc(o->arcs, o->arcs_cap * sizeof *o->arcs);
+  }
+  o->arcs[o->narcs++] = (ObjArc){ from, self + ob->base, count, 0, 0 };
+}
+
 int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
 {
   int added = 0;
@@ -554,7 +620,13 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
     } else {                    /* the program's (same process) */
       gmon_init(&p, addr_size, big_endian);
     }
-    for (size_t i = 0; i < ob->nfiles; i++) gmon_out_read(&p, &cx, ob->files[i]);
+    ArcSink sink = { o, ob, NULL };
+    cx.arc_sink = take_arc;
+    cx.arc_arg = &sink;
+    for (size_t i = 0; i < ob->nfiles; i++) {
+      sink.mf = &o->man[ob->file_man[i]];
+      gmon_out_read(&p, &cx, ob->files[i]);
+    }
     gmon_finish(&p);
     if (p.have_hist && p.hist.nrecs) {
       hist_append_shifted(hs, &p.hist, ob->base);
@@ -568,8 +640,21 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
 void objects_settle(Objects *o, SymTab *tab)
 {
   if (!o->n) return;
+  /* the arcs' ends, found while every gap symbol still has its place */
+  size_t na = 0;
+  for (size_t i = 0; i < o->narcs; i++) {
+    ObjArc *a = &o->arcs[i];
+    Sym *p = sym_lookup_any(tab, a->from), *c = sym_lookup_any(tab, a->self);
+    if (!p || !c) continue;
+    a->parent = (size_t)(p - tab->base);
+    a->child = (size_t)(c - tab->base);
+    o->arcs[na++] = *a;
+  }
+  o->narcs = na;
+  size_t *moved = xmalloc(tab->len * sizeof *moved);   /* old place -> new */
   Sym **first = xcalloc(o->n, sizeof *first);
   size_t out = tab->nmain, k = 0, i;
+  for (i = 0; i < tab->nmain; i++) moved[i] = i;
   for (i = tab->nmain; i < tab->len; i++) {
     Sym *s = &tab->base[i];
     while (k + 1 < o->n && s->addr >= o->v[k + 1].base) k++;
@@ -578,24 +663,38 @@ void objects_settle(Objects *o, SymTab *tab)
     if (s->name == o->v[k].gap) {
       if (first[k]) {           /* one row per object: the first */
         first[k]->hist_time += s->hist_time;
+        moved[i] = (size_t)(first[k] - tab->base);
         continue;
       }
       if (&tab->base[out] != s) tab->base[out] = *s;
       first[k] = &tab->base[out];
       tab->base[out].cyc_head = &tab->base[out];
-      out++;
+      moved[i] = out++;
       continue;
     }
     if (&tab->base[out] != s) {
       tab->base[out] = *s;
       tab->base[out].cyc_head = &tab->base[out];
     }
-    out++;
+    moved[i] = out++;
   }
+  size_t tail = tab->len - i;
+  for (size_t j = i; j < tab->len; j++) moved[j] = out + (j - i);
+  /* the arcs follow their ends (which lie in the program or in a
+     manifest's objects: the stacks' objects have no file, and an arc
+     into their tail, past LEN, would be dropped) */
+  na = 0;
+  for (size_t j = 0; j < o->narcs; j++) {
+    ObjArc *a = &o->arcs[j];
+    a->parent = moved[a->parent];
+    a->child = moved[a->child];
+    if (a->parent < out && a->child < out) o->arcs[na++] = *a;
+  }
+  o->narcs = na;
+  free(moved);
   free(first);
   /* the stacks' objects, whole, past the end (moved down over the gaps
      merged away) */
-  size_t tail = tab->len - i;
   if (out != i) memmove(&tab->base[out], &tab->base[i], tail * sizeof *tab->base);
   for (size_t j = out; j < out + tail; j++) {
     tab->base[j].cyc_head = &tab->base[j];
@@ -611,6 +710,24 @@ void objects_settle(Objects *o, SymTab *tab)
   tab->bucket = NULL;
 }
 
+int objects_add_arcs(Objects *o, CallGraph *cg, ArcRecs *keep, const SymTab *tab,
+                     const SymSpecs *specs)
+{
+  int added = 0;
+  for (size_t i = 0; i < o->narcs; i++) {
+    const ObjArc *a = &o->arcs[i];
+    Sym *parent = &tab->base[a->parent], *child = &tab->base[a->child];
+    if (!sym_id_arc_ok(specs, tab, parent, child)) continue;
+    Arc *arc = arc_add(cg, parent, child, a->count);
+    if (keep) cg_kept_add(keep, a->from, a->self, a->count, arc);
+    added = 1;
+  }
+  free(o->arcs);                /* in the call graph now */
+  o->arcs = NULL;
+  o->narcs = o->arcs_cap = 0;
+  return added;
+}
+
 void objects_free(Objects *o)
 {
   for (size_t k = 0; k < o->n; k++) {
@@ -618,10 +735,14 @@ void objects_free(Objects *o)
     if (ob->abfd) bfd_close(ob->abfd);
     for (size_t i = 0; i < ob->nfiles; i++) free(ob->files[i]);
     free(ob->files);
+    free(ob->file_man);
     free(ob->path);
     free(ob->gap);
     free(ob->suffix);
   }
   free(o->v);
+  for (size_t k = 0; k < o->nman; k++) free(o->man[k].v);
+  free(o->man);
+  free(o->arcs);
   memset(o, 0, sizeof *o);
 }

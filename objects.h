@@ -4,19 +4,27 @@
  * Each object's functions are appended to the program's SymTab at a
  * synthetic address range of its own, named "name [object]", with a gap
  * symbol "[object]" wherever no function is; its histogram records are
- * appended to the program's HistSet shifted likewise.  See doc/DESIGN.md,
- * "Other objects". */
+ * appended to the program's HistSet shifted likewise, and its arcs (calls
+ * inside it, and into it from the program or another object) join the
+ * call graph.  See doc/DESIGN.md, "Other objects". */
 #ifndef OBJECTS_H
 #define OBJECTS_H
 #include "hist.h"
+#include "call_graph.h"
 
 /* The longest build-id kept (bytes). */
 #define OBJECTS_ID_MAX 64
 
 typedef struct Obj Obj;
+typedef struct ObjManifest ObjManifest;
+typedef struct ObjArc ObjArc;
 typedef struct {
   Obj *v;
   size_t n;
+  ObjManifest *man;             /* the manifests read, in order */
+  size_t nman;
+  ObjArc *arcs;                 /* the objects' arcs, as read */
+  size_t narcs, arcs_cap;
 } Objects;
 
 /* Reads the manifests beside FILES[0..NFILES), opens each object (a bad
@@ -43,13 +51,20 @@ typedef struct {
 } ObjectRef;
 void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t *bases);
 /* Reads each object's profile files and appends their histogram records
-   to HS (after the program's own files and -s); an object without a file
-   is read in the program's layout (ADDR_SIZE, BIG_ENDIAN).  Returns
-   whether any record was added. */
+   to HS (after the program's own files and -s), keeping their arcs for
+   objects_add_arcs; an object without a file is read in the program's
+   layout (ADDR_SIZE, BIG_ENDIAN).  Returns whether any record was
+   added. */
 int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian);
 /* After hist_assign_samples: each object's gap symbols become one row
-   (the first), the others leave the table's tail. */
+   (the first), the others leave the table's tail.  The arcs' ends are
+   found before and follow their symbols. */
 void objects_settle(Objects *o, SymTab *tab);
+/* After objects_settle: the objects' arcs join CG (those -k lets
+   through; KEEP, when not NULL, keeps them as records too).  Returns
+   whether any did. */
+int objects_add_arcs(Objects *o, CallGraph *cg, ArcRecs *keep, const SymTab *tab,
+                     const SymSpecs *specs);
 /* Closes the objects and frees O (the fuzz targets; the names of the
    symbols objects_load and objects_add made are the table's to drop:
    they are left, as the table is freed without them). */

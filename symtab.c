@@ -102,12 +102,13 @@ static void build_buckets(SymTab *tab)
   }
 }
 
-/* The symbol whose range [addr, end_addr] holds ADDR, or NULL. */
-Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr)
+/* The symbol whose range [addr, end_addr] holds ADDR, or NULL; with
+   ANY, past lookup_top too. */
+static inline __attribute__((always_inline)) Sym *lookup(const SymTab *tab, vma_t addr, int any)
 {
   size_t lo = 0, hi = tab->len;
   if (!hi || addr < tab->addrs[0]) return NULL;
-  if (tab->nmain && addr > tab->lookup_top) return NULL;   /* objects.c */
+  if (tab->nmain && addr > tab->lookup_top && !any) return NULL;   /* objects.c */
   if (!tab->bucket) build_buckets((SymTab *)tab);
   vma_t off = (addr - tab->addrs[0]) >> tab->shift;
   /* (not off + 1 < nbuckets: an address near 2^64 above the first
@@ -126,6 +127,16 @@ Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr)
      not read here: at 100,000s of symbols each read is a cache miss */
   Sym *s = &tab->base[lo];
   return lo + 1 == tab->len && addr > s->end_addr ? NULL : s;
+}
+
+Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr)
+{
+  return lookup(tab, addr, 0);
+}
+
+Sym *sym_lookup_any(const SymTab *tab, vma_t addr)
+{
+  return lookup(tab, addr, 1);
 }
 
 void sym_lookup_prefetch(const SymTab *tab, vma_t addr, int stage)

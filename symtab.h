@@ -128,6 +128,8 @@ void symtab_finalize(SymTab *tab);
    later) rather than KEPT. */
 int sym_prefer(const Sym *cand, const Sym *kept);
 Sym *sym_lookup(const SymTab *tab, vma_t addr);
+/* The same past LOOKUP_TOP: for other objects' own arcs (objects.c). */
+Sym *sym_lookup_any(const SymTab *tab, vma_t addr);
 /* The same, never traced (-d): for looking ahead. */
 Sym *sym_lookup_quiet(const SymTab *tab, vma_t addr);
 /* Hints for a caller that knows its look-ups in advance (the profile

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Instructions per mcount call, libprof against glibc's runtime, on the
-# three architectures libprof has stubs for.
+# three architectures libprof has stubs for, and on x86-64 for calls in
+# a -pg shared library (LIBPROF_OBJECTS=1).
 #
 # x86-64: counted by valgrind --tool=callgrind, with the share of calls
 # that take libprof's slow path (C), on three programs: a call-heavy loop
@@ -53,7 +54,8 @@ for line in open(sys.argv[1]):
         calls[cfn] = calls.get(cfn, 0) + pending
         incl[cfn] = incl.get(cfn, 0) + int(f[1])
         pending = 0
-entry = [n for n in calls if n in ('mcount', '_mcount')]
+want = sys.argv[2:] or ['mcount', '_mcount']
+entry = [n for n in calls if n in want]
 c = sum(calls[n] for n in entry); i = sum(incl[n] for n in entry)
 slow = calls.get('libprof$mcount_slow', 0)
 print("%d %.1f %.4f" % (c, i / c if c else 0, slow / c if c else 0))
@@ -82,6 +84,43 @@ rm -f cg.out
 valgrind --tool=callgrind --callgrind-out-file=cg.out ./loop_static > /dev/null 2>&1 \
   && set -- $(python3 calls.py cg.out) \
   && echo "loop: libprof.a (static) $1 calls, $2 instructions per call"
+
+# calls in a -pg shared library (LIBPROF_OBJECTS=1, libprof.a), which
+# reach its trampoline (mcount_x86_64.S), named by callgrind by its
+# address: inside the library, and from the program into it.  The
+# program is linked without -pg: under valgrind the start-up file's
+# __monstartup runs before the environment is there, and would not see
+# LIBPROF_OBJECTS; profiling then starts at the first call.
+cat > lib.c <<'C'
+static volatile unsigned long sink;
+__attribute__((noinline)) void lleaf(unsigned long i) { sink += i; }
+void lloop(void) { for (unsigned long i = 0; i < 1000000; i++) lleaf(i); }
+C
+cat > lib2.c <<'C'
+void lleaf(unsigned long);
+void qloop(void) { for (unsigned long i = 0; i < 1000000; i++) lleaf(i); }
+C
+cat > libmain.c <<'C'
+void lloop(void); void qloop(void); void lleaf(unsigned long);
+int main(int argc, char **argv)
+{
+  if (argc == 1) lloop();
+  else if (argv[1][0] == 'p') for (unsigned long i = 0; i < 1000000; i++) lleaf(i);
+  else qloop();
+  return 0;
+}
+C
+cc -O2 -pg -fPIC -shared lib.c -o liblp.so
+cc -O2 -pg -fPIC -shared lib2.c -o liblq.so -L. -llp
+cc -O2 -pg -c libmain.c && cc libmain.o -o libmain -L. -llp -llq -L"$top/libprof" -lprof -Wl,-rpath,"$d"
+tr=0x$(nm libmain | awk '$3 == "libprof$tramp_mc" {print $1}')
+for where in "inside the library" "from the program into it" "from another library into it"; do
+  rm -f cg.out
+  case $where in inside*) set --;; *program*) set -- p;; *) set -- q;; esac
+  LIBPROF_OBJECTS=1 valgrind --tool=callgrind --callgrind-out-file=cg.out ./libmain "$@" > /dev/null 2>&1 \
+    && set -- $(python3 calls.py cg.out "$tr") \
+    && echo "library: libprof.a, LIBPROF_OBJECTS=1, calls $where: $1 calls, $2 instructions per call"
+done
 
 if [ -f "$top/libprof/32/libprof.a" ] && cc -m32 loop.c -o loop32 2> /dev/null && ./loop32; then
   echo "== i386"

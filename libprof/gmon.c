@@ -186,6 +186,16 @@ static void settings(void)
   }
 }
 
+/* Counting and sampling on (1) or off (0): the stubs see the text's
+   size, or 0, which sends every call back at once; other objects' calls
+   likewise (objects.c). */
+static void counting(int on)
+{
+  P.enabled = on;
+  __prof_textsize = on ? P.textsize : 0;
+  objects_counting(on && P.objects);
+}
+
 /* LIBPROF_OBJECTS: the map read now, and a thread that reads it again
    when objects come and go (objects.c); it takes no signal. */
 static void start_poller(void)
@@ -280,8 +290,8 @@ static void start(unsigned long lowpc, unsigned long highpc)
   if (P.stack_depth && !stacks_init(P.stack_depth, P.stack_slots))
     say("libprof: out of memory for LIBPROF_STACKS; no stacks\n", NULL, NULL);
   P.pid = getpid();
-  P.enabled = 1;
-  __prof_textsize = P.textsize;
+  O.code_next = P.textsize;      /* the program's codes are its offsets */
+  counting(1);
   if (P.dump_signal || P.interval) {
     /* the helper never runs profiled code, and takes no signal */
     pthread_t th;
@@ -331,11 +341,19 @@ __attribute__((used)) static void do_moncontrol(int mode) PROF_SYM(moncontrol);
 static void do_moncontrol(int mode)
 {
   if (!P.started || !P.bins || P.final) return;
-  P.enabled = mode != 0;
-  __prof_textsize = P.enabled ? P.textsize : 0;
+  counting(mode != 0);
 }
 
 /* ---- the slow path ---- */
+
+/* One call of the arc KEY (0: none, but the thread is attached: it is
+   still to be sampled), in the calling thread's table. */
+static void count_call(uint64_t key)
+{
+  prof_tab *t = thread_attach();
+  if (key && (!t || !tab_add(t, key, 1)))
+    __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
+}
 
 /* The stubs' slow path: a thread's first call, or an arc's first call.
    A profiled signal handler that interrupts this thread inside libprof
@@ -355,14 +373,29 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
   if (!P.enabled) { slow_self = 0; return; }
   in_libprof++;
   uintptr_t f = frompc - P.lowpc, s = selfpc - P.lowpc;
-  prof_tab *t;
-  if (f < P.textsize && s < P.textsize) {       /* as glibc: text only */
-    uint64_t key = ((uint64_t)f << 32) | s;
-    if (key && (!(t = thread_attach()) || !tab_add(t, key, 1)))
-      __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
-  } else {
+  if (f < P.textsize && s < P.textsize)         /* as glibc: text only */
+    count_call(((uint64_t)f << 32) | s);
+  else if (__prof_other && s >= P.textsize)     /* LIBPROF_OBJECTS=1 */
+    count_call(objects_key(frompc, selfpc, NULL));
+  else
     thread_attach();             /* the thread is still to be sampled */
+  in_libprof--;
+  slow_self = 0;
+}
+
+/* The library path's slow path (mcount_x86_64.S): a new arc of another
+   object (KEY), or a call from a caller the stub could not place (KEY 0,
+   ENT the callee's object). */
+void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent)
+{
+  if (in_libprof) {
+    if (P.enabled) __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
+    return;
   }
+  if (!P.enabled) return;
+  slow_self = selfpc;
+  in_libprof++;
+  count_call(key ? key : objects_key(frompc, selfpc, ent));
   in_libprof--;
   slow_self = 0;
 }
@@ -380,8 +413,7 @@ static void write_final(int patience_ms)
   int taken = lock_take(&P.write_lock, patience_ms);
   if (!P.final) {
     P.final = 1;
-    P.enabled = 0;
-    __prof_textsize = 0;
+    counting(0);
     write_default(1);
     report_lost();
   }

@@ -9,12 +9,19 @@
  * The fast path handles every call of an arc already seen by this thread:
  * it probes the thread's own table from the arc's hash until it finds the
  * key and adds one with a plain increment, clobbering only %r10 and %r11
- * (gcc saves %r10, the static chain, around the call).  A call from outside the text (a callback from a
- * shared library) is ignored here too, as it would be in C.  Only a
+ * (gcc saves %r10, the static chain, around the call).  A call from
+ * outside the text (a callback from a shared library) is ignored here
+ * too, as it would be in C; a call into another object returns at once
+ * too unless LIBPROF_OBJECTS=1 (__prof_other), when it goes to C.  Only a
  * thread's first call (no table yet) and an arc's first call (an empty
  * slot reached) go to the C slow path, with every argument register
  * preserved.  Profiling off (__prof_textsize 0) makes every address look
- * out of range, so such calls return at once. */
+ * out of range, so such calls return at once.
+ *
+ * Other objects' calls (LIBPROF_OBJECTS=1) reach a trampoline of their
+ * object, which objects.c points their GOT slot at, and from it the
+ * library path (PROF_LIB): the same shape, keyed in the code space that
+ * objects.c gives each object. */
 #include "prof.h"
 #ifdef PROF_END
 /* assembled again with PROF_END: the end of libprof's code, joined after
@@ -69,49 +76,11 @@ libprof$text_begin:
 	popq	%rax
 .endm
 #endif
-.macro PROF_FAST p, from
-.L\p\()_d0:
-	movq	\from, %r10			/* frompc */
-	subq	__prof_lowpc(%rip), %r10
-	cmpq	__prof_textsize(%rip), %r10
-	jae	.L\p\()_ret
-	movq	(%rsp), %r11			/* selfpc */
-	subq	__prof_lowpc(%rip), %r11
-	cmpq	__prof_textsize(%rip), %r11
-	jae	.L\p\()_ret
-	shlq	$32, %r10
-	orq	%r11, %r10			/* key */
-	imulq	$PROF_HASH_MULT, %r10, %r11
-	shrq	$28, %r11			/* the hash, times 16 ... */
-	TLS_SLOT %r11				/* ... masked: the arc's home slot */
-	cmpq	%r10, (%r11)
-	jne	.L\p\()_probe
-	incq	8(%r11)				/* only this thread writes it */
-.L\p\()_ret:
-	ret
-.L\p\()_probe:
-	cmpq	$0, (%r11)
-	je	.L\p\()_slow			/* a new arc, or no table */
-	TLS_OP	subq, PROF_CUR_SLOTS, %r11	/* next slot, wrapping round */
-	addq	$16, %r11
-	TLS_SLOT %r11
-	cmpq	%r10, (%r11)
-	jne	.L\p\()_probe
-	incq	8(%r11)
-	ret
-.L\p\()_slow:
-	pushq	%rax
-.L\p\()_d8:
-	/* slow path: keep every argument register; the stack is not
-	   16-byte aligned at entry (callers may push before calling), so
-	   align it, remembering the old one in callee-saved %rbx */
-	movq	8(%rsp), %rax			/* selfpc */
-	movq	\from, %r11
-	.ifc	\from, 8(%rsp)
-	movq	16(%rsp), %r11			/* frompc, past the push */
-	.endif
-	pushq	%rbx
-.L\p\()_d16:
+/* The slow paths' frame: every argument register kept (and xmm0-7, which
+   the C code and libc may use); the stack is not 16-byte aligned at entry
+   (callers may push before calling), so it is aligned, the old one kept
+   in callee-saved %rbx, which the caller has pushed. */
+.macro SAVE_ARGS
 	movq	%rsp, %rbx
 	andq	$-16, %rsp
 	subq	$192, %rsp
@@ -122,7 +91,7 @@ libprof$text_begin:
 	movq	%r9, 32(%rsp)
 	movq	%r10, 40(%rsp)
 	movq	%rdx, 48(%rsp)
-	movaps	%xmm0, 64(%rsp)			/* the C code and libc may use them */
+	movaps	%xmm0, 64(%rsp)
 	movaps	%xmm1, 80(%rsp)
 	movaps	%xmm2, 96(%rsp)
 	movaps	%xmm3, 112(%rsp)
@@ -130,9 +99,8 @@ libprof$text_begin:
 	movaps	%xmm5, 144(%rsp)
 	movaps	%xmm6, 160(%rsp)
 	movaps	%xmm7, 176(%rsp)
-	movq	%rax, %rsi
-	movq	%r11, %rdi
-	call	libprof$mcount_slow
+.endm
+.macro RESTORE_ARGS
 	movq	0(%rsp), %rcx
 	movq	8(%rsp), %rsi
 	movq	16(%rsp), %rdi
@@ -150,17 +118,190 @@ libprof$text_begin:
 	movaps	176(%rsp), %xmm7
 	movq	%rbx, %rsp
 	popq	%rbx
+.endm
+
+/* The key in %r10 counted: its home slot from its hash, then the next
+   ones; an empty slot (a new arc, or no table) sends it to \slow. */
+.macro COUNT_KEY probe, slow
+	imulq	$PROF_HASH_MULT, %r10, %r11
+	shrq	$28, %r11			/* the hash, times 16 ... */
+	TLS_SLOT %r11				/* ... masked: the arc's home slot */
+	cmpq	%r10, (%r11)
+	jne	\probe
+	incq	8(%r11)				/* only this thread writes it */
+	ret
+\probe:
+	cmpq	$0, (%r11)
+	je	\slow
+	TLS_OP	subq, PROF_CUR_SLOTS, %r11	/* next slot, wrapping round */
+	addq	$16, %r11
+	TLS_SLOT %r11
+	cmpq	%r10, (%r11)
+	jne	\probe
+	incq	8(%r11)
+	ret
+.endm
+
+/* A path's stretches for the sampler (libprof$stub_map): selfpc at sp +
+   0 from \d0 to the push of %rax (\d8), + 8 until the push of %rbx
+   (\d16) and from the pop of %rbx (\r8), + 0 at the ret (\r0). */
+.macro STUB_MAP d0, d8, d16, r8, r0
+	.pushsection .data.rel.ro, "aw"
+	.quad	\d0, \d8, 0
+	.quad	\d8, \d16, 8
+	.quad	\r8, \r0, 8
+	.quad	\r0, \r0 + 1, 0
+	.popsection
+.endm
+
+.macro PROF_FAST p, from
+.L\p\()_d0:
+	movq	\from, %r10			/* frompc */
+	subq	__prof_lowpc(%rip), %r10
+	cmpq	__prof_textsize(%rip), %r10
+	jae	.L\p\()_out
+	movq	(%rsp), %r11			/* selfpc */
+	subq	__prof_lowpc(%rip), %r11
+	cmpq	__prof_textsize(%rip), %r11
+	jae	.L\p\()_out2
+	shlq	$32, %r10
+	orq	%r11, %r10			/* key */
+	COUNT_KEY .L\p\()_probe, .L\p\()_slow
+	/* an address outside the program's text: returns at once unless
+	   other objects are counted (__prof_other); then a callee in
+	   another object goes to C, a callee in the program (a callback
+	   from a library, qsort's) returns, as before */
+.L\p\()_out:
+	cmpq	$0, __prof_other(%rip)
+	je	.L\p\()_ret
+	movq	(%rsp), %r11
+	subq	__prof_lowpc(%rip), %r11
+	cmpq	__prof_textsize(%rip), %r11
+	jb	.L\p\()_ret
+	jmp	.L\p\()_slow
+.L\p\()_out2:
+	cmpq	$0, __prof_other(%rip)
+	jne	.L\p\()_slow
+.L\p\()_ret:
+	ret
+.L\p\()_slow:
+	pushq	%rax
+.L\p\()_d8:
+	/* slow path: keep every argument register; the stack is not
+	   16-byte aligned at entry (callers may push before calling), so
+	   align it, remembering the old one in callee-saved %rbx */
+	movq	8(%rsp), %rax			/* selfpc */
+	movq	\from, %r11
+	.ifc	\from, 8(%rsp)
+	movq	16(%rsp), %r11			/* frompc, past the push */
+	.endif
+	pushq	%rbx
+.L\p\()_d16:
+	SAVE_ARGS
+	movq	%rax, %rsi
+	movq	%r11, %rdi
+	call	libprof$mcount_slow
+	RESTORE_ARGS
 .L\p\()_r8:
 	popq	%rax
 .L\p\()_r0:
 	ret
-	.pushsection .data.rel.ro, "aw"
 	/* libprof.so's TLS_OP pushes %rax for one instruction: a sample
 	   there finds the wrong word and is dropped as out of the text */
-	.quad	.L\p\()_d0, .L\p\()_d8, 0
-	.quad	.L\p\()_d8, .L\p\()_d16, 8
-	.quad	.L\p\()_r8, .L\p\()_r0, 8
-	.quad	.L\p\()_r0, .L\p\()_r0 + 1, 0
+	STUB_MAP .L\p\()_d0, .L\p\()_d8, .L\p\()_d16, .L\p\()_r8, .L\p\()_r0
+.endm
+
+/* The library path of \p's kind, entered from a trampoline with %r11 =
+   the callee's object (prof_libent: see prof.h; every selfpc reaching it
+   lies in that object's text).  The caller's code is its offset in the
+   object plus the object's first code; for a caller in the program, its
+   offset there (the program's codes); for one in the third object that
+   last called this one (its prof_range, read with %rax pushed), its
+   offset there plus that object's first code.  The key is that code <<
+   32 plus selfpc's code, selfpc - delta, probed as in the program's path.
+   A caller anywhere else goes to C with key 0, which finds its object.
+   \from gives frompc at entry, \from8 and \from16 after one and two
+   pushes. */
+.macro PROF_LIB p, from, from8, from16
+	.globl	libprof$lib_\p
+	.hidden	libprof$lib_\p
+libprof$lib_\p:
+.L\p\()_ld0:
+	movq	\from, %r10			/* frompc */
+	subq	PROF_LIB_LO(%r11), %r10
+	cmpq	PROF_LIB_SIZE(%r11), %r10
+	jae	.L\p\()_lout
+	addq	PROF_LIB_CBASE(%r11), %r10	/* the caller's code */
+.L\p\()_lkey:
+	shlq	$32, %r10
+	addq	(%rsp), %r10			/* + selfpc ... */
+	subq	PROF_LIB_DELTA(%r11), %r10	/* ... - delta: the key */
+	COUNT_KEY .L\p\()_lprobe, .L\p\()_lslow
+.L\p\()_lout:					/* the caller is outside the object */
+	movq	\from, %r10
+	subq	__prof_lowpc(%rip), %r10
+	cmpq	__prof_textsize(%rip), %r10
+	jb	.L\p\()_lkey			/* in the program */
+	pushq	%rax
+.L\p\()_lc8:
+	movq	PROF_LIB_CALLER(%r11), %rax
+	movq	\from8, %r10
+	subq	PROF_RANGE_LO(%rax), %r10
+	cmpq	PROF_RANGE_SIZE(%rax), %r10
+	jae	.L\p\()_lelse
+	addq	PROF_RANGE_CBASE(%rax), %r10	/* in the last third object */
+	popq	%rax
+.L\p\()_lc0:
+	jmp	.L\p\()_lkey
+.L\p\()_lelse:
+	popq	%rax
+.L\p\()_le0:
+	xorl	%r10d, %r10d			/* elsewhere: C places it */
+	jmp	.L\p\()_lslow
+.L\p\()_lslow:					/* %r10 = key or 0, %r11 = the object if 0 */
+	pushq	%rax
+.L\p\()_ld8:
+	pushq	%rbx
+.L\p\()_ld16:
+	SAVE_ARGS
+	movq	%r10, %rdx
+	movq	%r11, %rcx
+	movq	16(%rbx), %rsi			/* selfpc */
+	movq	\from16, %rdi			/* frompc */
+	call	libprof$lib_slow
+	RESTORE_ARGS
+.L\p\()_lr8:
+	popq	%rax
+.L\p\()_lr0:
+	ret
+	/* %rax pushed around the third object's range: selfpc at sp + 8
+	   (before the path's stretches, which hold these: the first
+	   stretch that holds a PC is the one taken) */
+	.pushsection .data.rel.ro, "aw"
+	.quad	.L\p\()_lc8, .L\p\()_lc0, 8
+	.quad	.L\p\()_lelse, .L\p\()_le0, 8
+	.popsection
+	STUB_MAP .L\p\()_ld0, .L\p\()_ld8, .L\p\()_ld16, .L\p\()_lr8, .L\p\()_lr0
+.endm
+
+/* PROF_TRAMPS trampolines of \p's kind, 16 bytes each from
+   libprof$tramp_\p: the t-th names object t to the library path (or
+   to a ret while not counting: __prof_lib_target). */
+.macro PROF_TRAMPOLINES p, kind
+	.p2align 4
+	.globl	libprof$tramp_\p
+	.hidden	libprof$tramp_\p
+libprof$tramp_\p:
+	.set	.Lt, 0
+	.rept	PROF_TRAMPS
+	leaq	__prof_libent + (.Lt << PROF_LIB_SHIFT)(%rip), %r11
+	jmp	*__prof_lib_target + 8 * \kind(%rip)
+	.p2align 4, 0xcc
+	.set	.Lt, .Lt + 1
+	.endr
+.L\p\()_tend:
+	.pushsection .data.rel.ro, "aw"
+	.quad	libprof$tramp_\p, .L\p\()_tend, 0
 	.popsection
 .endm
 
@@ -172,7 +313,10 @@ libprof$stub_map:
 	.popsection
 
 	PROF_PUBLIC(mcount)
+	.globl	libprof$entry_mc
+	.hidden	libprof$entry_mc
 mcount:
+libprof$entry_mc:
 	PROF_FAST mc, 8(%rbp)
 	.size	mcount, .-mcount
 
@@ -180,9 +324,22 @@ mcount:
 	.set	_mcount, mcount
 
 	PROF_PUBLIC(__fentry__)
+	.globl	libprof$entry_fe
+	.hidden	libprof$entry_fe
 __fentry__:
+libprof$entry_fe:
 	PROF_FAST fe, 8(%rsp)
 	.size	__fentry__, .-__fentry__
+
+	/* other objects' calls (LIBPROF_OBJECTS=1): see objects.c */
+	PROF_LIB mc, 8(%rbp), 8(%rbp), 8(%rbp)
+	PROF_LIB fe, 8(%rsp), 16(%rsp), 24(%rbx)
+	.globl	libprof$lib_off
+	.hidden	libprof$lib_off
+libprof$lib_off:				/* the trampolines' target while not counting */
+	ret
+	PROF_TRAMPOLINES mc, 0
+	PROF_TRAMPOLINES fe, 1
 
 	.pushsection .data.rel.ro, "aw"
 	.globl	libprof$stub_map_end

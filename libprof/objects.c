@@ -18,7 +18,17 @@
  * the map is read at start-up and again, by a helper thread, whenever
  * dl_iterate_phdr's count of loads and unloads changes (polled every
  * 20 ms) or a sample fell outside every known object; such samples are
- * counted (`lost`).  Part of gmon.c's translation unit; uses base.c. */
+ * counted (`lost`).
+ *
+ * Calls (LIBPROF_OBJECTS=1, x86-64; doc/DESIGN.md, "Calls into and
+ * inside other objects").  A -pg object calls mcount through a GOT slot
+ * of its own: each one seen gets a trampoline (mcount_x86_64.S) that its
+ * slots are pointed at, which names the object to the library path with
+ * no search, and a range of codes for its addresses in the keys.  Calls
+ * that come before (through libprof's own entry, or through the C
+ * library's mcount, made at start-up to jump to it) reach C, which finds
+ * the object in a map made current first.  Part of gmon.c's translation
+ * unit; uses base.c. */
 
 #define OBJ_MAX 512
 #define OBJ_ID_MAX 20
@@ -29,6 +39,12 @@ typedef struct {
   uint32_t *bins;                /* (hi - lo) / HIST_GRANULE, mapped */
   size_t nbins;
   int loaded, seen;
+  int patched;                   /* this load's GOT slots were seen */
+  uintptr_t slot, slot_val;      /* one of them and its trampoline, or 0 */
+  int tramp;                     /* its trampoline + 1, 0: none */
+  uint32_t cbase;                /* its codes: [cbase, cbase + csize) ... */
+  uint32_t csize;                /* ... 0: none yet (published last) */
+  uintptr_t link_lo;             /* lo - base: the text's link-time start */
   int idlen;
   unsigned char id[OBJ_ID_MAX];  /* NT_GNU_BUILD_ID, as much as fits */
   char path[256];
@@ -41,7 +57,47 @@ static struct {
   unsigned long long adds, subs; /* dl_iterate_phdr's counts at the last scan */
   int rescan;                    /* a sample fell outside every object */
   uint64_t lost;                 /* samples outside every object */
+  prof_range range[OBJ_MAX];     /* each entry's load as a caller (prof.h) */
+  uint64_t code_next;            /* the first code no object has */
+  int ntramps;                   /* trampolines given out */
+  int nocode_said, notramp_said;
 } O;
+
+#define CODE_NONE 0xffffffffu    /* a caller in no object */
+
+prof_libent __prof_libent[PROF_TRAMPS];
+uintptr_t __prof_other;
+const void *__prof_lib_target[2];
+
+#if defined(__x86_64__)
+#define OBJ_CALLS 1              /* trampolines and a library path exist */
+extern const char prof_tramp_mc[] PROF_SYM(tramp_mc) PROF_HIDDEN;
+extern const char prof_tramp_fe[] PROF_SYM(tramp_fe) PROF_HIDDEN;
+extern const char prof_lib_mc[] PROF_SYM(lib_mc) PROF_HIDDEN;
+extern const char prof_lib_fe[] PROF_SYM(lib_fe) PROF_HIDDEN;
+extern const char prof_lib_off[] PROF_SYM(lib_off) PROF_HIDDEN;
+extern const char prof_entry_mc[] PROF_SYM(entry_mc) PROF_HIDDEN;
+extern const char prof_entry_fe[] PROF_SYM(entry_fe) PROF_HIDDEN;
+#else
+#define OBJ_CALLS 0
+#endif
+
+static const prof_range no_range;   /* a trampoline's caller until one is seen */
+
+static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is_new);
+
+/* O's range as a caller, for the library path: its load (LOADED), or
+   none (size 0, set first, so that a reader never takes an old start
+   with a new size). */
+static void obj_range(const prof_obj *o, int loaded)
+{
+  prof_range *r = &O.range[o - O.obj];
+  __atomic_store_n(&r->size, 0, __ATOMIC_RELEASE);
+  if (!loaded || !o->csize) return;
+  r->lo = o->lo;
+  r->cbase = o->cbase;
+  __atomic_store_n(&r->size, o->hi - o->lo, __ATOMIC_RELEASE);
+}
 
 /* The object's build-id, from its PT_NOTE segments. */
 static int obj_build_id(const struct dl_phdr_info *info, unsigned char *id)
@@ -70,11 +126,27 @@ static int obj_build_id(const struct dl_phdr_info *info, unsigned char *id)
   return 0;
 }
 
+/* A scan's state: the object's place in dl_iterate_phdr's order, and the
+   pass (1: objects still where they were; 2: the others). */
+typedef struct {
+  int index, pass;
+} obj_scan_state;
+
+static int obj_same(const prof_obj *o, const char *path, const unsigned char *id, int idlen)
+{
+  return o->idlen == idlen && !memcmp(o->id, id, (size_t)idlen) && !strncmp(o->path, path, sizeof o->path - 1);
+}
+
+/* One object of a scan.  Pass 1 marks the entries whose object is still
+   loaded where it was; pass 2 gives each other object the entry of an
+   earlier load of it (same path, build-id and size) that pass 1 did not
+   find -- unloaded, even if no scan has seen it go yet -- so that its
+   counts add up, or a new one. */
 static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
 {
   (void)size;
-  int *index = data;
-  if ((*index)++ == 0) return 0;             /* the program: gmon.out's */
+  obj_scan_state *st = data;
+  if (st->index++ == 0) return 0;            /* the program: gmon.out's */
   uintptr_t lo = 0, hi = 0;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -95,21 +167,36 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE), free_ = -1;
   for (int k = 0; k < n; k++) {
     prof_obj *o = &O.obj[k];
-    if (o->loaded && o->lo == lo && o->hi == hi && !strncmp(o->path, path, sizeof o->path - 1)) {
-      o->seen = 1;                           /* still there */
+    if (o->loaded && o->lo == lo && o->hi == hi && obj_same(o, path, id, idlen)) {
+      if (st->pass == 2) {
+        if (o->seen) return 0;               /* pass 1's */
+        continue;
+      }
+      o->seen = 1;                           /* still there ... */
+      if (o->slot && __atomic_load_n((uintptr_t *)o->slot, __ATOMIC_RELAXED) != o->slot_val) {
+        o->patched = 0;                      /* ... or unloaded and loaded again at its place */
+        obj_calls_found(o, info, 0);
+      }
       return 0;
     }
-    if (!o->loaded && free_ < 0 && o->hi - o->lo == hi - lo && o->idlen == idlen
-        && !memcmp(o->id, id, (size_t)idlen) && !strncmp(o->path, path, sizeof o->path - 1))
+    if (st->pass == 2 && !o->seen && free_ < 0 && o->hi - o->lo == hi - lo && obj_same(o, path, id, idlen))
       free_ = k;                             /* loaded again */
   }
+  if (st->pass == 1) return 0;
   if (free_ >= 0) {
     prof_obj *o = &O.obj[free_];
+    /* (samples read the range only while the entry is marked loaded) */
+    __atomic_store_n(&o->loaded, 0, __ATOMIC_RELEASE);
+    obj_range(o, 0);
     o->lo = lo;
     o->hi = hi;
     o->base = info->dlpi_addr;
     o->seen = 1;
+    o->patched = 0;                          /* a new load: new GOT slots */
+    o->slot = 0;
     __atomic_store_n(&o->loaded, 1, __ATOMIC_RELEASE);
+    obj_range(o, 1);
+    obj_calls_found(o, info, 0);
     return 0;
   }
   if (n == OBJ_MAX) return 0;
@@ -120,12 +207,14 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   o->lo = lo;
   o->hi = hi;
   o->base = info->dlpi_addr;
+  o->link_lo = lo - info->dlpi_addr;
   o->idlen = idlen;
   memcpy(o->id, id, (size_t)idlen);
   make_name(o->path, sizeof o->path, path, NULL, -1);
   o->seen = 1;
   o->loaded = 1;
   __atomic_store_n(&O.nobjs, n + 1, __ATOMIC_RELEASE);
+  obj_calls_found(o, info, 1);
   return 0;
 }
 
@@ -154,24 +243,28 @@ static void objects_scan(int force)
     O.subs = c[1];
     int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
     for (int k = 0; k < n; k++) O.obj[k].seen = 0;
-    int index = 0;
-    dl_iterate_phdr(obj_scan_one, &index);
+    obj_scan_state st = { 0, 1 };
+    dl_iterate_phdr(obj_scan_one, &st);
+    st.index = 0;
+    st.pass = 2;
+    dl_iterate_phdr(obj_scan_one, &st);
     for (int k = 0; k < n; k++)
-      if (!O.obj[k].seen) __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
+      if (!O.obj[k].seen) {
+        __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
+        obj_range(&O.obj[k], 0);
+      }
   }
   lock_give(&O.lock, taken);
 }
 
 /* A sample outside the program's text (from the signal handler). */
+static prof_obj *obj_at(uintptr_t pc);
 static void objects_credit(uintptr_t pc, uint32_t n)
 {
-  int k = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-  while (k--) {
-    prof_obj *o = &O.obj[k];
-    if (pc >= o->lo && pc < o->hi && __atomic_load_n(&o->loaded, __ATOMIC_ACQUIRE)) {
-      __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
-      return;
-    }
+  prof_obj *o = obj_at(pc);
+  if (o) {
+    __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
+    return;
   }
   __atomic_fetch_add(&O.lost, n, __ATOMIC_RELAXED);
   O.rescan = 1;
@@ -195,4 +288,312 @@ static int objects_any_samples(const prof_obj *o)
   for (size_t i = 0; i < o->nbins; i++)
     if (__atomic_load_n(&o->bins[i], __ATOMIC_RELAXED)) return 1;
   return 0;
+}
+
+/* ---- calls (LIBPROF_OBJECTS=1) ---- */
+
+/* The loaded object whose text holds PC, or NULL (no lock: entries only
+   grow, and one is published before it is used). */
+static prof_obj *obj_at(uintptr_t pc)
+{
+  int k = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  while (k--) {
+    prof_obj *o = &O.obj[k];
+    if (pc >= o->lo && pc < o->hi && __atomic_load_n(&o->loaded, __ATOMIC_ACQUIRE)) return o;
+  }
+  return NULL;
+}
+
+/* O's codes, given on first need; 0 when the code space is full. */
+static int obj_code(prof_obj *o)
+{
+  if (__atomic_load_n(&o->csize, __ATOMIC_ACQUIRE)) return 1;
+  int taken = lock_take(&O.lock, -1);
+  uint64_t size = o->hi - o->lo;
+  int ok = o->csize != 0;
+  if (!ok && O.code_next + size <= CODE_NONE) {
+    o->cbase = (uint32_t)O.code_next;
+    O.code_next += size;
+    __atomic_store_n(&o->csize, (uint32_t)size, __ATOMIC_RELEASE);
+    obj_range(o, o->loaded);
+    ok = 1;
+  }
+  if (!ok && !O.nocode_said) {
+    O.nocode_said = 1;
+    say("libprof: objects' text over 4 GB in all: calls into ", o->path, " and later ones are not counted\n");
+  }
+  lock_give(&O.lock, taken);
+  return ok;
+}
+
+/* The key of a call whose callee is in another object: ENT is that
+   object's load (from its trampoline), or NULL (from the program's stub:
+   the callee is looked for in the map, made current first, since an
+   object unloaded and another loaded at its place may not have been
+   noticed yet).  A caller is looked for in the map as it is (a stale
+   entry could only misname a caller unloaded within 20 ms), again after
+   a scan if not found; ENT then remembers its object, whose next calls
+   the library path places itself.  0: not counted. */
+static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, prof_libent *ent)
+{
+  uint64_t self;
+  if (ent) {
+    self = selfpc - ent->delta;
+  } else {
+    objects_scan(0);
+    prof_obj *o = obj_at(selfpc);
+    if (!o || !obj_code(o)) return 0;
+    self = selfpc - o->lo + o->cbase;
+  }
+  uint64_t from = frompc - P.lowpc;
+  if (from >= P.textsize) {
+    prof_obj *c = obj_at(frompc);
+    if (!c && ent) {
+      objects_scan(0);
+      c = obj_at(frompc);
+    }
+    from = c && obj_code(c) ? frompc - c->lo + c->cbase : CODE_NONE;
+    if (from != CODE_NONE && ent) __atomic_store_n(&ent->caller, &O.range[c - O.obj], __ATOMIC_RELEASE);
+  }
+  return from << 32 | self;
+}
+
+/* Counting on or off for other objects' calls: the program's stub sends
+   them to C, the trampolines to the library path, or both return. */
+static void objects_counting(int on)
+{
+#if defined(__x86_64__)
+  __prof_lib_target[0] = on ? prof_lib_mc : prof_lib_off;
+  __prof_lib_target[1] = on ? prof_lib_fe : prof_lib_off;
+  __atomic_store_n(&__prof_other, (uintptr_t)on, __ATOMIC_RELEASE);
+#else
+  (void)on;                      /* no library path: calls stay uncounted */
+#endif
+}
+
+#if OBJ_CALLS
+/* The end of the PT_LOAD segment of INFO that holds P, or 0: what an
+   object's dynamic section points at is read only inside one (the
+   vDSO's and odd objects' need not be as glibc's are). */
+static uintptr_t obj_seg_end(const struct dl_phdr_info *info, uintptr_t p)
+{
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && p >= lo && p - lo < ph->p_memsz) return lo + ph->p_memsz;
+  }
+  return 0;
+}
+
+/* [P, P + N) lies in one of INFO's PT_LOAD segments. */
+static int obj_mapped(const struct dl_phdr_info *info, uintptr_t p, size_t n)
+{
+  uintptr_t end = obj_seg_end(info, p);
+  return end && n <= end - p;
+}
+
+/* An object's dynamic tables, as far as they are mapped. */
+typedef struct {
+  const struct dl_phdr_info *info;
+  const ElfW(Sym) *sym;
+  uintptr_t sym_end;             /* the end of the segment holding them */
+  const char *str;
+  size_t strsz;
+  const ElfW(Rela) *rela[2];     /* DT_RELA, DT_JMPREL */
+  size_t nrela[2];
+  const uint32_t *hash, *gnu;    /* DT_HASH, DT_GNU_HASH: the symbols' count */
+  uintptr_t relro_lo, relro_hi;  /* the pages glibc made read-only */
+  int nexec;                     /* executable PT_LOADs */
+} obj_dyn;
+
+static int obj_dyn_read(const struct dl_phdr_info *info, obj_dyn *d)
+{
+  memset(d, 0, sizeof *d);
+  d->info = info;
+  const ElfW(Dyn) *dyn = NULL;
+  size_t ndyn = 0;
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), base = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_DYNAMIC) {
+      dyn = (const ElfW(Dyn) *)(base + ph->p_vaddr);
+      ndyn = ph->p_memsz / sizeof *dyn;
+    } else if (ph->p_type == PT_GNU_RELRO) {
+      d->relro_lo = (base + ph->p_vaddr) & ~(pg - 1);
+      d->relro_hi = (base + ph->p_vaddr + ph->p_memsz) & ~(pg - 1);
+    } else if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+      d->nexec++;
+    }
+  }
+  if (!dyn || !obj_mapped(info, (uintptr_t)dyn, ndyn * sizeof *dyn)) return 0;
+  uintptr_t sym = 0, str = 0, rela = 0, jmprel = 0, hash = 0, gnu = 0;
+  size_t strsz = 0, relasz = 0, pltsz = 0, pltrel = 0;
+  for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+    uintptr_t v = dyn[i].d_un.d_ptr;
+    /* glibc relocates these in place; the vDSO's are as linked */
+    uintptr_t a = v && v < base ? v + base : v;
+    switch (dyn[i].d_tag) {
+    case DT_SYMTAB: sym = a; break;
+    case DT_STRTAB: str = a; break;
+    case DT_STRSZ: strsz = v; break;
+    case DT_RELA: rela = a; break;
+    case DT_RELASZ: relasz = v; break;
+    case DT_JMPREL: jmprel = a; break;
+    case DT_PLTRELSZ: pltsz = v; break;
+    case DT_PLTREL: pltrel = v; break;
+    case DT_HASH: hash = a; break;
+    case DT_GNU_HASH: gnu = a; break;
+    }
+  }
+  if (!sym || !str || !strsz || !obj_mapped(info, str, strsz)) return 0;
+  d->sym = (const ElfW(Sym) *)sym;
+  d->sym_end = obj_seg_end(info, sym);
+  d->str = (const char *)str;
+  d->strsz = strsz;
+  if (rela && obj_mapped(info, rela, relasz)) {
+    d->rela[0] = (const ElfW(Rela) *)rela;
+    d->nrela[0] = relasz / sizeof(ElfW(Rela));
+  }
+  if (jmprel && pltrel == DT_RELA && obj_mapped(info, jmprel, pltsz)) {
+    d->rela[1] = (const ElfW(Rela) *)jmprel;
+    d->nrela[1] = pltsz / sizeof(ElfW(Rela));
+  }
+  if (hash && obj_mapped(info, hash, 8)) d->hash = (const uint32_t *)hash;
+  if (gnu && obj_mapped(info, gnu, 16)) d->gnu = (const uint32_t *)gnu;
+  return 1;
+}
+
+/* Symbol I of D: its name (and *S), or NULL. */
+static const char *obj_sym(const obj_dyn *d, size_t i, const ElfW(Sym) **s)
+{
+  *s = &d->sym[i];
+  if (i >= (d->sym_end - (uintptr_t)d->sym) / sizeof **s || (*s)->st_name >= d->strsz) return NULL;
+  const char *n = d->str + (*s)->st_name;
+  return memchr(n, 0, d->strsz - (*s)->st_name) ? n : NULL;
+}
+
+/* How many dynamic symbols D has (DT_HASH's chain count, else the end
+   of GNU hash's last chain), or 0. */
+static size_t obj_nsyms(const obj_dyn *d)
+{
+  if (d->hash) return d->hash[1];
+  if (!d->gnu) return 0;
+  uint32_t nb = d->gnu[0], off = d->gnu[1], bloom = d->gnu[2];
+  const uint32_t *bucket = d->gnu + 4 + (size_t)bloom * (sizeof(ElfW(Addr)) / 4);
+  if (!obj_mapped(d->info, (uintptr_t)bucket, (size_t)nb * 4)) return 0;
+  uint32_t last = 0;
+  for (uint32_t b = 0; b < nb; b++) if (bucket[b] > last) last = bucket[b];
+  if (last < off) return off;
+  for (const uint32_t *c = bucket + nb + (last - off);; c++, last++) {
+    if (!obj_mapped(d->info, (uintptr_t)c, 4)) return 0;
+    if (*c & 1) return (size_t)last + 1;
+  }
+}
+
+/* mcount's kind by name: 0 mcount and _mcount, 1 __fentry__, -1 none. */
+static int mcount_kind(const char *n)
+{
+  if (!n) return -1;
+  if (!strcmp(n, "mcount") || !strcmp(n, "_mcount")) return 0;
+  return strcmp(n, "__fentry__") ? -1 : 1;
+}
+
+/* Points the word at SLOT at VAL: its page made writable for the store
+   (a GOT entry lies in a data page, writable unless glibc made it
+   read-only after relocation, PT_GNU_RELRO), and read-only again if it
+   lies there. */
+static int obj_store(const obj_dyn *d, uintptr_t slot, uintptr_t val)
+{
+  uintptr_t *p = (uintptr_t *)slot;
+  if (__atomic_load_n(p, __ATOMIC_RELAXED) == val) return 1;
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), page = slot & ~(pg - 1);
+  if (mprotect((void *)page, pg, PROT_READ | PROT_WRITE) != 0) return 0;
+  __atomic_store_n(p, val, __ATOMIC_RELEASE);
+  if (page >= d->relro_lo && page < d->relro_hi) mprotect((void *)page, pg, PROT_READ);
+  return 1;
+}
+
+/* Another runtime's mcount (the C library's) at FN, SIZE bytes: its first
+   14 made `jmp *0(%rip)` to libprof's entry TO, so that objects bound to
+   it are counted before their GOT slots are seen.  The page stays
+   executable throughout: other threads may be running code there. */
+static void obj_redirect(uintptr_t fn, size_t size, const char *to)
+{
+  unsigned char code[14] = { 0xff, 0x25, 0, 0, 0, 0 };
+  uintptr_t t = (uintptr_t)to;
+  memcpy(code + 6, &t, sizeof t);
+  if (size < sizeof code || fn == t || !memcmp((const void *)fn, code, sizeof code)) return;
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t a = fn & ~(pg - 1), b = (fn + sizeof code + pg - 1) & ~(pg - 1);
+  if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return;
+  memcpy((void *)fn, code, sizeof code);
+  mprotect((void *)a, b - a, PROT_READ | PROT_EXEC);
+}
+
+/* O's trampoline, given on first need and set to its current load.
+   0: none left, or no codes. */
+static int obj_tramp(prof_obj *o)
+{
+  if (!obj_code(o)) return 0;
+  if (!o->tramp) {
+    if (O.ntramps == PROF_TRAMPS) {
+      if (!O.notramp_said)
+        say("libprof: over 128 -pg objects: calls into ", o->path, " and later ones are counted slowly\n");
+      O.notramp_said = 1;
+      return 0;
+    }
+    o->tramp = ++O.ntramps;
+  }
+  prof_libent *e = &__prof_libent[o->tramp - 1];
+  if (!e->caller) e->caller = &no_range;
+  e->lo = o->lo;
+  e->size = o->hi - o->lo;
+  e->cbase = o->cbase;
+  e->delta = o->lo - o->cbase;
+  return 1;
+}
+#endif
+
+/* A load of O seen by a scan (under O.lock): a runtime's mcount it
+   defines jumps to libprof's (a new object only), and its own calls of
+   mcount are pointed at its trampoline -- once per load. */
+static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is_new)
+{
+#if OBJ_CALLS
+  obj_dyn d;
+  if (!P.objects || o->patched || !obj_dyn_read(info, &d)) return;
+  o->patched = 1;
+  if (is_new) {
+    size_t n = obj_nsyms(&d);
+    for (size_t i = 1; i < n; i++) {
+      const ElfW(Sym) *s;
+      int kind = mcount_kind(obj_sym(&d, i, &s));
+      if (kind < 0 || s->st_shndx == SHN_UNDEF || !s->st_value) continue;   /* (s is read only once named) */
+      uintptr_t fn = info->dlpi_addr + s->st_value;
+      if (obj_mapped(info, fn, s->st_size)) obj_redirect(fn, s->st_size, kind ? prof_entry_fe : prof_entry_mc);
+    }
+  }
+  for (int r = 0; r < 2; r++)
+    for (size_t i = 0; i < d.nrela[r]; i++) {
+      const ElfW(Rela) *rl = &d.rela[r][i];
+      unsigned type = (unsigned)ELF64_R_TYPE(rl->r_info);
+      const ElfW(Sym) *s;
+      if ((type != R_X86_64_GLOB_DAT && type != R_X86_64_JUMP_SLOT && type != R_X86_64_64)
+          || rl->r_addend)
+        continue;
+      int kind = mcount_kind(obj_sym(&d, ELF64_R_SYM(rl->r_info), &s));
+      uintptr_t slot = info->dlpi_addr + rl->r_offset;
+      if (kind < 0 || (slot & 7) || !obj_mapped(info, slot, 8)) continue;
+      /* the library path takes every selfpc for one in [lo, hi): an
+         object with code elsewhere is counted through C */
+      if (d.nexec != 1 || !obj_tramp(o)) return;
+      uintptr_t to = (uintptr_t)(kind ? prof_tramp_fe : prof_tramp_mc) + 16 * (uintptr_t)(o->tramp - 1);
+      if (obj_store(&d, slot, to)) {
+        o->slot = slot;                      /* what tells a reload at the same place */
+        o->slot_val = to;
+      }
+    }
+#else
+  (void)o; (void)info; (void)is_new;
+#endif
 }

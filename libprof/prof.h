@@ -19,6 +19,7 @@
 #define LIBPROF_PROF_H
 
 #define PROF_HIDDEN __attribute__((visibility("hidden")))
+#define PROF_TRAMPS 128         /* trampolines per kind: objects counted fast */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -71,8 +72,36 @@ extern uintptr_t __prof_textsize PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
 extern __thread prof_cur __prof_cur PROF_HIDDEN;
 
+/* An object's current load as a caller (x86-64, LIBPROF_OBJECTS=1;
+   objects.c): its run-time text [lo, lo + size), size 0 while it is not
+   loaded, and its first code in the code space of the keys. */
+typedef struct {
+  uintptr_t lo, size, cbase;
+} prof_range;
+
+/* Another object's current load, read by its trampolines: its text
+   [lo, lo + size) and first code (cbase), with delta = lo - cbase, so
+   that code = address - delta; and the range of the third object last
+   seen calling it (never NULL).  PROF_LIB_* are the offsets. */
+typedef struct {
+  uintptr_t lo, size, cbase, delta;
+  const prof_range *caller;
+  uintptr_t unused[3];
+} prof_libent;
+extern prof_libent __prof_libent[PROF_TRAMPS] PROF_HIDDEN;
+/* 1 while calls outside the program's text go to C (LIBPROF_OBJECTS=1 and
+   counting on), else 0: they return at once */
+extern uintptr_t __prof_other PROF_HIDDEN;
+/* where the trampolines of each kind (mcount, __fentry__) jump: the
+   library path, or a ret while not counting */
+extern const void *__prof_lib_target[2] PROF_HIDDEN;
+
 #define PROF_SYM(name) __asm__("libprof$" #name)
 void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc) PROF_SYM(mcount_slow) PROF_HIDDEN;
+/* The library path's slow path: a new arc (KEY), or a caller the stub
+   cannot place (KEY 0; ENT the callee's object) */
+void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent)
+  PROF_SYM(lib_slow) PROF_HIDDEN;
 /* the bounds of libprof's code (the stubs, then gmon.c, in one .text),
    whose samples are dropped */
 extern const char prof_text_begin[] PROF_SYM(text_begin) PROF_HIDDEN;
@@ -84,6 +113,15 @@ extern const prof_stub_range prof_stub_map[] PROF_SYM(stub_map) PROF_HIDDEN;
 extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HIDDEN;
 #endif
 
+#define PROF_LIB_LO 0
+#define PROF_LIB_SIZE 8
+#define PROF_LIB_CBASE 16
+#define PROF_LIB_DELTA 24
+#define PROF_LIB_CALLER 32
+#define PROF_LIB_SHIFT 6        /* log2 of sizeof (prof_libent) on 64-bit */
+#define PROF_RANGE_LO 0
+#define PROF_RANGE_SIZE 8
+#define PROF_RANGE_CBASE 16
 #define PROF_TAB_MASK 0
 #define PROF_TAB_SLOTS 8
 #define PROF_TAB_BYTEMASK 16
@@ -96,6 +134,15 @@ _Static_assert(__builtin_offsetof(prof_tab, bytemask) == PROF_TAB_BYTEMASK, "PRO
 _Static_assert(sizeof(prof_slot) == 16, "16-byte slots");
 _Static_assert(__builtin_offsetof(prof_cur, bytemask) == PROF_CUR_BYTEMASK, "PROF_CUR_BYTEMASK");
 _Static_assert(__builtin_offsetof(prof_cur, slots) == PROF_CUR_SLOTS, "PROF_CUR_SLOTS");
+#if UINTPTR_MAX > 0xffffffffu
+_Static_assert(__builtin_offsetof(prof_libent, size) == PROF_LIB_SIZE, "PROF_LIB_SIZE");
+_Static_assert(__builtin_offsetof(prof_libent, cbase) == PROF_LIB_CBASE, "PROF_LIB_CBASE");
+_Static_assert(__builtin_offsetof(prof_libent, delta) == PROF_LIB_DELTA, "PROF_LIB_DELTA");
+_Static_assert(__builtin_offsetof(prof_libent, caller) == PROF_LIB_CALLER, "PROF_LIB_CALLER");
+_Static_assert(__builtin_offsetof(prof_range, size) == PROF_RANGE_SIZE, "PROF_RANGE_SIZE");
+_Static_assert(__builtin_offsetof(prof_range, cbase) == PROF_RANGE_CBASE, "PROF_RANGE_CBASE");
+_Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
+#endif
 #endif
 
 /* The multiplier of the arc hash, ((key * M) >> 32) & mask: odd, and

@@ -128,57 +128,139 @@ static void write_header(wbuf *w, const unsigned char *id, int idlen)
   }
 }
 
-static void write_data(wbuf *w)
+/* Every table and the finished threads' one, summed into SUM: the
+   program's arcs (LIB 0: the callee's code under the text's size, so
+   both are offsets into the program's text), or other objects' (LIB 1).
+   Other threads go on counting (and finding new arcs) while this runs,
+   so the sum is sized from what is seen, growing as it fills, never from
+   a count read before.  Returns 0 or ENOMEM (SUM then holds nothing). */
+static int sum_tables(sum_tab *sum, int lib)
 {
-  const int as = (int)sizeof(void *);
-  write_header(w, P.id, P.idlen);
-  /* addresses as the object has them (PIE load bias removed) */
-  write_hist(w, P.lowpc - P.bias, P.highpc - P.bias, P.bins, P.nbins);
-  /* every table and the finished threads' one, summed.  Other threads go
-     on counting (and finding new arcs) while this runs, so the sum is
-     sized from what is seen, growing as it fills, never from a count read
-     before. */
   int taken = lock_take(&P.tab_lock, 2000);
   uint64_t seen = P.retired.used, n = 1024;
   for (prof_tab *t = P.tabs; t; t = t->next) seen += __atomic_load_n(&t->used, __ATOMIC_RELAXED);
   while (n < seen * 2 && n < ((uint64_t)1 << 32)) n *= 2;   /* a guess: it grows if need be */
-  sum_tab sum = { NULL, 0, 0 };
-  if (!sum_init(&sum, n)) {
-    lock_give(&P.tab_lock, taken);
-    w->err = ENOMEM;
-    return;
-  }
-  for (prof_tab *t = &P.retired; t; t = t == &P.retired ? P.tabs : t->next) {
+  int err = sum_init(sum, n) ? 0 : ENOMEM;
+  for (prof_tab *t = &P.retired; t && !err; t = t == &P.retired ? P.tabs : t->next) {
     /* the mask before the slots: a table that grows stores its new slots
        first, so these slots have at least mask + 1 entries */
     uint64_t mask = __atomic_load_n(&t->mask, __ATOMIC_ACQUIRE);
     prof_slot *slots = __atomic_load_n(&t->slots, __ATOMIC_ACQUIRE);
-    for (uint64_t i = 0; slots && i <= mask; i++) {
+    for (uint64_t i = 0; slots && i <= mask && !err; i++) {
       uint64_t key = __atomic_load_n(&slots[i].key, __ATOMIC_ACQUIRE);
-      if (key && !sum_add(&sum, key, slots[i].count)) {
-        lock_give(&P.tab_lock, taken);
-        munmap(sum.slots, (sum.mask + 1) * sizeof *sum.slots);
-        w->err = ENOMEM;
-        return;
-      }
+      if (key && ((key & 0xffffffffu) >= P.textsize) == lib && !sum_add(sum, key, slots[i].count))
+        err = ENOMEM;
     }
   }
   lock_give(&P.tab_lock, taken);
+  if (err && sum->slots) munmap(sum->slots, (sum->mask + 1) * sizeof *sum->slots);
+  if (err) sum->slots = NULL;
+  return err;
+}
+
+static void sum_free(sum_tab *sum)
+{
+  if (sum->slots) munmap(sum->slots, (sum->mask + 1) * sizeof *sum->slots);
+  sum->slots = NULL;
+}
+
+/* One arc: counts are 32 bits in the file, so a larger one takes several
+   records, which gprof adds up. */
+static void write_arc(wbuf *w, uintptr_t from, uintptr_t self, uint64_t c64)
+{
+  const int as = (int)sizeof(void *);
+  while (c64 > 0) {
+    uint32_t c = c64 > 0xffffffffu ? 0xffffffffu : (uint32_t)c64;
+    wbytes(w, "\1", 1);
+    wint(w, from, as);
+    wint(w, self, as);
+    wint(w, c, 4);
+    c64 -= c;
+  }
+}
+
+static void write_data(wbuf *w)
+{
+  write_header(w, P.id, P.idlen);
+  /* addresses as the object has them (PIE load bias removed) */
+  write_hist(w, P.lowpc - P.bias, P.highpc - P.bias, P.bins, P.nbins);
+  sum_tab sum = { NULL, 0, 0 };
+  if ((w->err = sum_tables(&sum, 0))) return;
   for (uint64_t i = 0; i <= sum.mask; i++) {
-    uint64_t key = sum.slots[i].key, c64 = sum.slots[i].count;
-    if (!key) continue;
-    uintptr_t from = P.lowpc + (uintptr_t)(key >> 32) - P.bias;
-    uintptr_t self = P.lowpc + (uintptr_t)(key & 0xffffffffu) - P.bias;
-    while (c64 > 0) {            /* counts are 32 bits in the file */
-      uint32_t c = c64 > 0xffffffffu ? 0xffffffffu : (uint32_t)c64;
-      wbytes(w, "\1", 1);
-      wint(w, from, as);
-      wint(w, self, as);
-      wint(w, c, 4);
-      c64 -= c;
+    uint64_t key = sum.slots[i].key;
+    if (key)
+      write_arc(w, P.lowpc + (uintptr_t)(key >> 32) - P.bias,
+                P.lowpc + (uintptr_t)(key & 0xffffffffu) - P.bias, sum.slots[i].count);
+  }
+  sum_free(&sum);
+}
+
+/* ---- other objects' arcs (objects.c's codes) ---- */
+
+/* The writer's sum of other objects' arcs, and the objects that have
+   codes, by their first code (made by write_objects, under write_lock). */
+static sum_tab osum;
+static struct { uint32_t cbase, csize; int k; } codes[OBJ_MAX];
+static int ncodes;
+
+static void codes_index(void)
+{
+  int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  ncodes = 0;
+  for (int k = 0; k < n; k++) {
+    uint32_t size = __atomic_load_n(&O.obj[k].csize, __ATOMIC_ACQUIRE);
+    if (!size) continue;
+    int i = ncodes++;
+    for (; i > 0 && codes[i - 1].cbase > O.obj[k].cbase; i--) codes[i] = codes[i - 1];
+    codes[i].cbase = O.obj[k].cbase;
+    codes[i].csize = size;
+    codes[i].k = k;
+  }
+}
+
+/* The object whose codes hold CODE, or -1 (the program's, or none). */
+static int code_owner(uint64_t code)
+{
+  int lo = 0, hi = ncodes;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (code < codes[mid].cbase) hi = mid;
+    else if (code - codes[mid].cbase >= codes[mid].csize) lo = mid + 1;
+    else return codes[mid].k;
+  }
+  return -1;
+}
+
+/* A caller outside the object whose file is written, as that file has
+   it: outside every object's text (GNU gprof drops the arc), the
+   caller's object and link-time address encoded for --objects --
+   0x4000000000000000 | N << 40 | address, N = 0 the program, k + 1 map
+   entry k (its file's N), 0x3fffff none (doc/DESIGN.md). */
+static uint64_t outside_caller(uint64_t code)
+{
+  uint64_t n = 0x3fffff, addr = 0;
+  if (code < P.textsize) {
+    n = 0;
+    addr = P.lowpc + code - P.bias;
+  } else {
+    int j = code_owner(code);
+    if (j >= 0) {
+      n = (uint64_t)j + 1;
+      addr = code - O.obj[j].cbase + O.obj[j].link_lo;
     }
   }
-  munmap(sum.slots, (sum.mask + 1) * sizeof *sum.slots);
+  return (uint64_t)1 << 62 | n << 40 | (addr & (((uint64_t)1 << 40) - 1));
+}
+
+/* O's arcs: those whose callee has one of its codes. */
+static void write_obj_arcs(wbuf *w, const prof_obj *o)
+{
+  for (uint64_t i = 0; osum.slots && i <= osum.mask; i++) {
+    uint64_t key = osum.slots[i].key, from = key >> 32, self = key & 0xffffffffu;
+    if (!key || self - o->cbase >= o->csize) continue;
+    from = from - o->cbase < o->csize ? from - o->cbase + o->link_lo : outside_caller(from);
+    write_arc(w, (uintptr_t)from, (uintptr_t)(self - o->cbase + o->link_lo), osum.slots[i].count);
+  }
 }
 
 /* What write_fd writes (under write_lock): the program's profile, an
@@ -326,6 +408,7 @@ static int write_fd(int fd)
     write_header(&w, writing_obj->id, writing_obj->idlen);
     write_hist(&w, writing_obj->lo - writing_obj->base, writing_obj->hi - writing_obj->base,
                writing_obj->bins, writing_obj->nbins);
+    if (__atomic_load_n(&writing_obj->csize, __ATOMIC_ACQUIRE)) write_obj_arcs(&w, writing_obj);
   } else {
     write_data(&w);
   }
@@ -412,27 +495,47 @@ static int write_to(const char *path)
   return err;
 }
 
+/* Which objects have arcs (1) or call into one that has (2): each gets a
+   file, so that the N of a caller written by outside_caller names one. */
+static void objects_with_arcs(unsigned char *has)
+{
+  for (uint64_t i = 0; osum.slots && i <= osum.mask; i++) {
+    uint64_t key = osum.slots[i].key, from = key >> 32;
+    int k = key ? code_owner(key & 0xffffffffu) : -1;
+    if (k < 0) continue;
+    has[k] |= 1;
+    if (from - O.obj[k].cbase >= O.obj[k].csize && from >= P.textsize) {
+      int j = code_owner(from);
+      if (j >= 0) has[j] |= 2;
+    }
+  }
+}
+
 /* The profiles of the other objects (LIBPROF_OBJECTS=1), beside PATH: a
    directory PATH.objects holding one GNU-format file per object with
-   samples, N-NAME (N its place in the map, NAME its file name), and a
-   manifest naming each file's object, written last.  Each file is
+   samples or arcs, N-NAME (N its place in the map, NAME its file name),
+   and a manifest naming each file's object, written last.  Each file is
    written whole or not at all (write_to).  Returns 0 or an errno value. */
 static int write_objects(const char *path)
 {
   static char dir[4200], file[4600];
   static char names[OBJ_MAX][64];
   static const char *files[OBJ_MAX];
+  static unsigned char has[OBJ_MAX];
   /* no rescan here: this may run in a fatal signal's handler, and
      dl_iterate_phdr takes the loader's lock; the poller keeps the map */
   if (make_name(dir, sizeof dir, path, ".objects", -1)) return ENAMETOOLONG;
   struct stat st;
   if (mkdir(dir, 0777) != 0 && (errno != EEXIST || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
     return errno ? errno : ENOTDIR;
-  int err = 0, n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  int err = sum_tables(&osum, 1), n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  memset(has, 0, sizeof has);
+  codes_index();
+  objects_with_arcs(has);
   for (int k = 0; k < n; k++) {
     const prof_obj *o = &O.obj[k];
     files[k] = NULL;
-    if (!objects_any_samples(o)) continue;
+    if (!has[k] && !objects_any_samples(o)) continue;
     const char *base = strrchr(o->path, '/');
     base = base ? base + 1 : o->path;
     make_name(names[k], sizeof names[k], NULL, NULL, k + 1);
@@ -445,6 +548,7 @@ static int write_objects(const char *path)
     writing_obj = NULL;
     if (e) err = e; else files[k] = names[k];
   }
+  sum_free(&osum);
   make_name(file, sizeof file, dir, "/manifest", -1);
   writing_manifest = files;
   int e = write_to(file);

@@ -1,0 +1,121 @@
+#!/bin/sh
+# Calls into and inside -pg shared libraries (LIBPROF_OBJECTS=1): the
+# counts objcalls.c knows it made -- from four threads, into a library
+# linked at start and one opened, closed and opened again elsewhere,
+# between the two libraries, and from the C library's qsort -- found in
+# each library's own file by GNU gprof (calls inside it) and by
+# gprof --objects (every arc, across objects too); the program's own
+# file as without the variable; snapshots, fork, a fatal signal,
+# libprof.so.  Prints "ok ..." / "FAIL ..." lines like run.sh.
+. "$(dirname "$0")/common.sh"
+if [ "$(uname -m)" != x86_64 ]; then echo "skip objcalls: calls in other objects are counted on x86-64 only"; exit 0; fi
+if [ -x /usr/bin/gprof ]; then g=/usr/bin/gprof; else g=$G; fi
+cc -O1 -g -pg -shared -fPIC -DLIB_A "$here/objcalls_lib.c" -o libca.so
+cc -O1 -g -pg -mfentry -shared -fPIC -DLIB_B "$here/objcalls_lib.c" -o libcb.so -L. -lca
+# a small library opened where libcb was, so that libcb comes back elsewhere
+echo 'int fill(void) { return 5; }' > fill.c && cc -O1 -shared -fPIC fill.c -o libfill.so
+build() { # output, libprof's directory
+  cc -O1 -pg -I"$top/libprof" "$here/objcalls.c" -o "$1" -L. -lca -L"$2" -lprof -lpthread -ldl \
+    -Wl,-rpath,"$w" -Wl,-rpath,"$2"
+}
+build objcalls "$top/libprof"
+build objcalls_so "$top/libprof/shared"
+run() { # program libcb libfill [mode [arg]]: its counts in $k_*, its status in $st
+  out=$(./"$@"); st=$?
+  for f in a_work a_leaf b_work b_leaf a_leaf_from_b a_cmp moved child; do
+    eval "k_$f=\$(echo \"\$out\" | tr ' ' '\\n' | sed -n 's/^$f=//p')"
+  done
+}
+# the objects' files of profile $1 for object $2, all of them (GNU gprof
+# adds them up)
+files() { awk -v o="/$2" 'NR > 2 && substr($6, length($6) - length(o) + 1) == o {print d "/" $1}' d="$1.objects" "$1.objects/manifest"; }
+gnu_calls() { # profile object function: the calls GNU gprof prints for it
+  f=$(files "$1" "$2"); [ -n "$f" ] || return
+  $g -b -p "$2" $f | awk -v n="$3" '$NF == n && NF == 7 {print $4}'
+}
+graph() { "$G" --objects --json=- "$1" "$2" | python3 "$here/arcs.py" --json; }
+arc() { # graph file caller callee: the calls
+  awk -F'|' -v p="$2" -v c="$3" '$1 == p && $2 == c {s += $3} END {print s + 0}' "$1"
+}
+into() { awk -F'|' -v c="$2" '$2 == c {s += $3} END {print s + 0}' "$1"; }
+
+for prog in objcalls objcalls_so; do
+  case $prog in objcalls) how="libprof.a (libraries bound to the C library's mcount)";; *) how="libprof.so";; esac
+  # without LIBPROF_OBJECTS: the program's file alone, as before
+  rm -rf gmon.out gmon.out.objects
+  run $prog "$w/libcb.so" "$w/libfill.so"
+  python3 "$here/arcs.py" gmon.out > plain.arcs
+  [ ! -e gmon.out.objects ] && [ -s plain.arcs ] && [ "$k_a_leaf" = 800006 ]
+  say $? "$how: without LIBPROF_OBJECTS, gmon.out alone, $(wc -l < plain.arcs) arcs of the program"
+  rm -rf gmon.out gmon.out.objects
+  LIBPROF_OBJECTS=1 run $prog "$w/libcb.so" "$w/libfill.so"
+  python3 "$here/arcs.py" gmon.out > objects.arcs
+  cmp -s plain.arcs objects.arcs
+  say $? "$how: with LIBPROF_OBJECTS=1 the program's gmon.out has the same arcs"
+  # GNU gprof on each library's own files: the calls inside it
+  ga=$(gnu_calls gmon.out libca.so a_leaf); gb=$(gnu_calls gmon.out libcb.so b_leaf)
+  [ "$ga" = "$k_a_leaf" ] && [ "$gb" = "$k_b_leaf" ] && [ "$(files gmon.out libcb.so | wc -l)" = 1 ]
+  say $? "$how: GNU gprof on libca.so's file: a_leaf called $ga times (program: $k_a_leaf), on libcb.so's (opened twice, moved=$k_moved, one file): b_leaf $gb ($k_b_leaf)"
+  if [ -x /usr/bin/gprof ]; then
+    f=$(files gmon.out libca.so)
+    "$G" -b libca.so $f > ours.txt 2>&1; /usr/bin/gprof -b libca.so $f > gnu.txt 2>&1
+    cmp -s ours.txt gnu.txt
+    say $? "$how: our gprof reads a library's file as GNU gprof does (outside callers dropped)"
+  fi
+  # --objects: every arc, across objects too
+  graph $prog gmon.out > all.graph
+  ok=0
+  [ "$(arc all.graph worker_a 'a_work [libca.so]')" = "$k_a_work" ] || ok=1
+  [ "$(arc all.graph 'a_work [libca.so]' 'a_leaf [libca.so]')" = "$k_a_leaf" ] || ok=1
+  [ "$(arc all.graph worker_b 'b_work [libcb.so]')" = "$k_b_work" ] || ok=1
+  [ "$(arc all.graph 'b_work [libcb.so]' 'b_leaf [libcb.so]')" = "$k_b_leaf" ] || ok=1
+  [ "$(arc all.graph 'b_work [libcb.so]' 'a_leaf [libca.so]')" = "$k_a_leaf_from_b" ] || ok=1
+  [ "$(arc all.graph main 'a_sort [libca.so]')" = 1 ] || ok=1
+  [ "$(into all.graph 'a_cmp [libca.so]')" = "$k_a_cmp" ] || ok=1
+  # (under check-sanitize ASan's qsort calls the comparison function
+  # too, checking the order: one more caller of a_cmp, its calls counted
+  # in k_a_cmp)
+  [ "$(grep -v '^[^|]*\[libasan\.so[.0-9]*\]|a_cmp \[libca\.so\]|' all.graph | grep -c .)" = 10 ] || ok=1
+  say $ok "$how: --objects: worker_a -> a_work [libca.so] $k_a_work, a_work -> a_leaf $k_a_leaf, worker_b -> b_work [libcb.so] $k_b_work, b_work -> b_leaf $k_b_leaf, b_work [libcb.so] -> a_leaf [libca.so] $k_a_leaf_from_b, qsort -> a_cmp [libca.so] $k_a_cmp: every arc exact, none other"
+done
+
+# ---- snapshots, fork, a fatal signal ----
+rm -rf gmon.out gmon.out.objects snap.out snap.out.objects
+LIBPROF_OBJECTS=1 run objcalls "$w/libcb.so" "$w/libfill.so" snap snap.out
+[ "$(gnu_calls snap.out libca.so a_leaf)" = "$k_a_leaf" ] && [ -z "$(files snap.out libcb.so)" ] \
+  && [ "$(gnu_calls gmon.out libcb.so b_leaf)" = "$k_b_leaf" ]
+say $? "a snapshot after the calls into libca: a_leaf $k_a_leaf, no libcb yet; the final file has libcb's"
+rm -rf gmon.out gmon.out.*
+LIBPROF_OBJECTS=1 run objcalls "$w/libcb.so" "$w/libfill.so" fork
+[ -n "$k_child" ] && [ "$(gnu_calls gmon.out.$k_child libca.so a_leaf)" = 7 ] \
+  && [ "$(gnu_calls gmon.out libca.so a_leaf)" = "$k_a_leaf" ]
+say $? "fork: the child's gmon.out.PID.objects has its own 7 calls of a_leaf, the parent's its $k_a_leaf"
+rm -rf gmon.out gmon.out.*
+LIBPROF_OBJECTS=1 run objcalls "$w/libcb.so" "$w/libfill.so" die 2> /dev/null
+[ $st = 143 ] && [ "$(gnu_calls gmon.out libcb.so b_leaf)" = "$k_b_leaf" ] \
+  && [ "$(gnu_calls gmon.out libca.so a_leaf)" = "$k_a_leaf" ]
+say $? "SIGTERM: status $st, every object's file written with its counts"
+
+# ---- with LIBPROF_STACKS too: the stacks name the manifest's objects and
+# others (the C library: objects_add), the arcs and the text unchanged ----
+cat > spin.c <<'EOF2'
+void a_work(long n);
+static volatile long sink;
+__attribute__((noinline)) void mine(long n) { for (long i = 0; i < n; i++) sink += i; }
+int main(void) { a_work(200000000); mine(300000000); return 0; }
+EOF2
+cc -O1 -pg spin.c -o spin -L. -lca -L"$top/libprof" -lprof -Wl,-rpath,"$w"
+rm -rf gmon.out gmon.out.*
+LIBPROF_OBJECTS=1 LIBPROF_STACKS=64 ./spin
+"$G" --objects -b spin gmon.out > plain.txt 2>&1
+"$G" --objects -b --folded=spin.folded spin gmon.out > stk.txt 2>&1
+"$G" --objects --json=- spin gmon.out | python3 "$here/arcs.py" --json > spin.graph
+ok=0
+cmp -s plain.txt stk.txt || ok=1
+[ "$(arc spin.graph main 'a_work [libca.so]')" = 1 ] || ok=1
+[ "$(arc spin.graph 'a_work [libca.so]' 'a_leaf [libca.so]')" = 200000000 ] || ok=1
+grep -q ' \[libca.so\] [0-9]*$' spin.folded || ok=1
+# (the C library: named by the stacks only, in no report)
+grep -q ';__libc_start_call_main \[libc.so.6\];main;mine [0-9]*$' spin.folded || ok=1
+! grep -q 'libc.so.6' plain.txt || ok=1
+say $ok "stacks too: --folded names libca.so and, through the stacks only, libc.so.6 ($(awk '{s += $NF} END {print s + 0}' spin.folded) samples), main -> a_work [libca.so] 1, a_work -> a_leaf 200000000, the report the same with the stacks read"
