@@ -208,14 +208,26 @@ STK_RAW static uintptr_t resync(uintptr_t a)
 /* Has the interrupted function of the program already popped its frame
    pointer (an epilogue scheduled early, or a tail call about to jump)?
    Then the word at the stack pointer, TOP, is its return address: a
-   return into the program by a direct call to an entry at or below PC,
-   no further than 1 MB, that starts as -pg functions do (push %rbp,
-   after an endbr, or call __fentry__).  A live frame's top word is a
-   saved register or a local, which passes this only by chance. */
+   return into the program by an indirect call or a direct one to an
+   entry that starts as -pg functions do (push %rbp, after an endbr, or
+   call __fentry__). */
 STK_RAW static int frame_gone(uintptr_t top, uintptr_t pc)
 {
-  (void)pc;
   if (!returns_into_text(top)) return 0;
+  /* and the code ahead leaves the function (ret, or jmp: a tail call)
+     before it could pop a frame (pop %rbp, leave): in a live frame the
+     function's own epilogue comes first, and the top word may be a dead
+     return address left by an earlier call */
+  const unsigned char *c = (const unsigned char *)pc;
+  int ends = 0;
+  for (int i = 0; i < 48 && pc + (uintptr_t)i + 1 < P.highpc; i++) {
+    if (c[i] == 0x5d || c[i] == 0xc9) return 0;
+    if (c[i] == 0xc3 || c[i] == 0xe9 || (c[i] == 0xff && (c[i + 1] & 0x38) == 0x20)) {
+      ends = 1;                                /* ret, jmp, jmp *: leaves */
+      break;
+    }
+  }
+  if (!ends) return 0;
   const unsigned char *p = (const unsigned char *)top;
   if (p[-5] != 0xe8) return 1;                               /* indirect */
   int32_t rel;
