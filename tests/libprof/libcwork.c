@@ -26,9 +26,11 @@ int main(int argc, char **argv)
 {
   int k = argc > 1 ? atoi(argv[1]) : 300;
   memset(a, 'x', sizeof a - 1);
-  for (int i = 0; i < k; i++) {
-    own_work(1000000);
-    libc_work(200);
+  /* fine-grained turns (tens of microseconds), far shorter than the
+     kernel's tick, so that samples do not beat with the phases */
+  for (int i = 0; i < k * 50; i++) {
+    own_work(20000);
+    libc_work(4);
   }
   printf("%lu\n", sink);
   return 0;
