@@ -137,6 +137,25 @@ STK_RAW static int returns_into_text(uintptr_t a)
 #endif
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/* Q past an endbr32/endbr64, if it starts with one. */
+static const unsigned char *past_endbr(const unsigned char *q)
+{
+  return q[0] == 0xf3 && q[1] == 0x0f && q[2] == 0x1e && (q[3] & 0xfe) == 0xfa ? q + 4 : q;
+}
+
+/* The target of the direct call (e8 rel32) that returns to A, or 0 when
+   the call before A is another kind (indirect). */
+STK_RAW static uintptr_t direct_call_target(uintptr_t a)
+{
+  const unsigned char *p = (const unsigned char *)a;
+  if (p[-5] != 0xe8) return 0;
+  int32_t rel;
+  memcpy(&rel, p - 4, 4);
+  return a + (uintptr_t)(intptr_t)rel;
+}
+#endif
+
 /* Does the call that returns to A (returns_into_text) leave the
    program -- an indirect call, or a direct one to a PLT stub?  A
    function of the program reaches code without frame pointers only so
@@ -147,14 +166,10 @@ STK_RAW static int returns_into_text(uintptr_t a)
 STK_RAW static int calls_out(uintptr_t a)
 {
 #if defined(__x86_64__) || defined(__i386__)
-  const unsigned char *p = (const unsigned char *)a;
-  if (p[-5] != 0xe8) return 1;                               /* indirect */
-  int32_t rel;
-  memcpy(&rel, p - 4, 4);
-  uintptr_t t = a + (uintptr_t)(intptr_t)rel;
+  uintptr_t t = direct_call_target(a);
+  if (!t) return 1;                                          /* indirect */
   if (!in_text(t) || t + 12 > P.highpc) return 1;
-  const unsigned char *q = (const unsigned char *)t;
-  if (q[0] == 0xf3 && q[1] == 0x0f && q[2] == 0x1e && (q[3] & 0xfe) == 0xfa) q += 4;   /* endbr */
+  const unsigned char *q = past_endbr((const unsigned char *)t);
   if (q[0] == 0xf2) q++;                                     /* bnd */
   return q[0] == 0xff && (q[1] == 0x25 || q[1] == 0xa3);     /* jmp *GOT: a PLT stub */
 #elif defined(__aarch64__)
@@ -228,14 +243,10 @@ STK_RAW static int frame_gone(uintptr_t top, uintptr_t pc)
     }
   }
   if (!ends) return 0;
-  const unsigned char *p = (const unsigned char *)top;
-  if (p[-5] != 0xe8) return 1;                               /* indirect */
-  int32_t rel;
-  memcpy(&rel, p - 4, 4);
-  uintptr_t t = top + (uintptr_t)(intptr_t)rel;
+  uintptr_t t = direct_call_target(top);
+  if (!t) return 1;                                          /* indirect */
   if (!in_text(t) || t + 8 > P.highpc) return 0;
-  const unsigned char *q = (const unsigned char *)t;
-  if (q[0] == 0xf3 && q[1] == 0x0f && q[2] == 0x1e && (q[3] & 0xfe) == 0xfa) q += 4;
+  const unsigned char *q = past_endbr((const unsigned char *)t);
   return q[0] == 0x55 || q[0] == 0xe8;
 }
 #endif
@@ -326,7 +337,7 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
   if (in_text(pc)) {
 #if defined(__x86_64__) || defined(__i386__)
     const unsigned char *b = (const unsigned char *)pc;
-    int at_push = b[0] == 0x55 || (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && (b[3] & 0xfe) == 0xfa && b[4] == 0x55);
+    int at_push = b[0] == 0x55 || (past_endbr(b) != b && b[4] == 0x55);
 #if defined(__x86_64__)
     int at_mov = b[0] == 0x48 && ((b[1] == 0x89 && b[2] == 0xe5) || (b[1] == 0x8b && b[2] == 0xec));
 #else
