@@ -55,6 +55,11 @@ struct ObjArc {
 #define CALLER_OBJ(a) ((unsigned long)((a) >> 40) & 0x3fffff)
 #define CALLER_ADDR(a) ((a) & (((vma_t)1 << 40) - 1))
 #define CALLER_NONE 0x3fffff
+/* the same in a file of 4-byte addresses: 0x80000000 | N << 23 | address */
+#define LIBPROF_CALLER32(a) ((a) >> 31 == 1)
+#define CALLER_OBJ32(a) ((unsigned long)((a) >> 23) & 0xff)
+#define CALLER_ADDR32(a) ((a) & (((vma_t)1 << 23) - 1))
+#define CALLER_NONE32 0xff
 
 /* ---- the manifest ---- */
 
@@ -563,6 +568,7 @@ typedef struct {
   Objects *o;
   const Obj *ob;
   const ObjManifest *mf;
+  int narrow;                   /* the file's addresses are 4 bytes */
 } ArcSink;
 
 /* One arc record of an object's file: a caller inside the object as the
@@ -574,10 +580,11 @@ static void take_arc(void *arg, vma_t from, vma_t self, uint64_t count)
   ArcSink *a = arg;
   const Obj *ob = a->ob;
   if (self < ob->text_lo || self >= ob->text_hi || !count) return;
-  if (LIBPROF_CALLER(from)) {
-    unsigned long n = CALLER_OBJ(from);
-    vma_t addr = CALLER_ADDR(from);
+  if (a->narrow ? LIBPROF_CALLER32(from) : LIBPROF_CALLER(from)) {
+    unsigned long n = a->narrow ? CALLER_OBJ32(from) : CALLER_OBJ(from);
+    vma_t addr = a->narrow ? CALLER_ADDR32(from) : CALLER_ADDR(from);
     const Obj *c = NULL;
+    if (n == (a->narrow ? CALLER_NONE32 : CALLER_NONE)) n = CALLER_NONE;
     for (size_t i = 0; n && n != CALLER_NONE && i < a->mf->len && !c; i++)
       if (a->mf->v[i].n == n) c = &a->o->v[a->mf->v[i].obj];
     if (n && (!c || addr < c->text_lo || addr >= c->text_hi)) return;
@@ -620,7 +627,7 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
     } else {                    /* the program's (same process) */
       gmon_init(&p, addr_size, big_endian);
     }
-    ArcSink sink = { o, ob, NULL };
+    ArcSink sink = { o, ob, NULL, p.enc.addr_size == 4 };
     cx.arc_sink = take_arc;
     cx.arc_arg = &sink;
     for (size_t i = 0; i < ob->nfiles; i++) {
