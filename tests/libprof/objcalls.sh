@@ -113,3 +113,17 @@ grep -q ' \[libca.so\] [0-9]*$' spin.folded || ok=1
 grep -q ';__libc_start_call_main \[libc.so.6\];main;mine [0-9]*$' spin.folded || ok=1
 ! grep -q 'libc.so.6' plain.txt || ok=1
 say $ok "stacks too: --folded names libca.so and, through the stacks only, libc.so.6 ($(awk '{s += $NF} END {print s + 0}' spin.folded) samples), main -> a_work [libca.so] 1, a_work -> a_leaf 200000000, the report the same with the stacks read"
+
+# ---- under valgrind: a -pg library's start-up code calls __monstartup
+# before the C library has set environ; the LIBPROF_* variables are
+# still seen (read from /proc/self/environ) ----
+if command -v valgrind > /dev/null; then
+  echo 'void a_work(long n); int main(void) { a_work(1000); return 0; }' > vg.c
+  cc -O1 -pg vg.c -o vg -L. -lca -L"$top/libprof" -lprof -Wl,-rpath,"$w"
+  rm -rf gmon.out gmon.out.*
+  msg=$(LIBPROF_OBJECTS=1 LIBPROF_HZ=x valgrind -q ./vg 2>&1)
+  echo "$msg" | grep -q '^libprof: LIBPROF_HZ=x: not a whole number' && [ "$(gnu_calls gmon.out libca.so a_leaf)" = 1000 ]
+  say $? "under valgrind LIBPROF_HZ and LIBPROF_OBJECTS are read: the rejection said, libca's file with a_leaf's 1000 calls"
+else
+  echo "skip: no valgrind (LIBPROF_* read under valgrind)"
+fi
