@@ -28,3 +28,6 @@ objcalls_arcs() {
   done
   return $ok
 }
+# the objects' files of profile $1 for object $2 (the manifest's lines:
+# file build-id base start end path), all of them (GNU gprof adds them up)
+files() { awk -v o="/$2" 'NR > 2 && substr($6, length($6) - length(o) + 1) == o {print d "/" $1}' d="$1.objects" "$1.objects/manifest"; }

@@ -196,8 +196,6 @@ m32=$( [ $arch = i386 ] && echo -m32 )
 xso "$here/objcalls_lib.c" libca.so -DLIB_A && xso "$here/objcalls_lib.c" libcb.so -DLIB_B -L. -lca \
   && echo 'int fill(void) { return 5; }' > fill.c && xso fill.c libfill.so "" \
   && xcc "$here/objcalls.c" objcalls -L. -lca -ldl -Wl,-rpath,"$w"
-# the objects' files of profile $1 for object $2 (manifest: file ... path)
-files() { awk -v o="/$2" 'NR > 2 && substr($6, length($6) - length(o) + 1) == o {print d "/" $1}' d="$1.objects" "$1.objects/manifest"; }
 ocalls() { # the program's printed counts, as k_NAME
   for f in a_work a_leaf b_work b_leaf a_leaf_from_b a_cmp moved; do
     eval "k_$f=\$(echo \"\$1\" | tr ' ' '\\n' | sed -n 's/^$f=//p')"

@@ -26,9 +26,6 @@ run() { # program libcb libfill [mode [arg]]: its counts in $k_*, its status in 
     eval "k_$f=\$(echo \"\$out\" | tr ' ' '\\n' | sed -n 's/^$f=//p')"
   done
 }
-# the objects' files of profile $1 for object $2, all of them (GNU gprof
-# adds them up)
-files() { awk -v o="/$2" 'NR > 2 && substr($6, length($6) - length(o) + 1) == o {print d "/" $1}' d="$1.objects" "$1.objects/manifest"; }
 gnu_calls() { # profile object function: the calls GNU gprof prints for it
   f=$(files "$1" "$2"); [ -n "$f" ] || return
   $g -b -p "$2" $f | awk -v n="$3" '$NF == n && NF == 7 {print $4}'
