@@ -79,6 +79,63 @@ static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
   }
 }
 
+/* The calling thread's table rebuilt so that its busiest arcs sit in
+   their home slots: the stub's fast path finds an arc in its home slot
+   with one compare, and pays seven instructions and a mispredicted
+   branch per slot it probes past.  Arcs enter the table in the order the
+   program first calls them, which says nothing of how often it calls
+   them; on Lua running a benchmark, a thread's 1,248 arcs in 4,096 slots
+   cost 0.16-0.34 extra probes per call (about 8% of the program's CPU
+   time under -pg), rebuilt by count 0.009.  The rebuild is linear
+   probing where a busier arc takes the slot from a less busy one, which
+   probes on: every arc stays reachable from its home without crossing an
+   empty slot, as lookups need.
+   Called from the thread's own sampling handler, now and then (sample.c),
+   never while the thread runs libprof's code (the stub might hold a slot
+   of the old slots), with every signal blocked (a nested handler's
+   profiled code would count into the old slots).  The new slots are the
+   table's spare ones, and the old become the spare: at most twice a
+   table's slots, never unmapped (a writer may be reading them; the
+   rebuild takes tab_lock, which writers hold while they read, or does
+   nothing).  A grown table's old spare is left mapped. */
+static void count_rehome(void)
+{
+  prof_tab *t = __prof_tab;
+  if (!t || t->used <= PROF_TAB_LOG) return;   /* small: log kept, no gain */
+  int me = (int)tid(), free_ = 0;
+  if (__atomic_load_n(&P.tab_lock, __ATOMIC_RELAXED) == me ||
+      !__atomic_compare_exchange_n(&P.tab_lock, &free_, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+    return;
+  sigset_t all, old;
+  sigfillset(&all);
+  raw_sigmask(SIG_BLOCK, &all, &old);
+  uint64_t mask = t->mask;
+  if (t->spare && t->spare_mask != mask) t->spare = NULL;
+  if (!t->spare) {
+    t->spare = map_zero((mask + 1) * sizeof(prof_slot));
+    t->spare_mask = mask;
+  } else {
+    memset(t->spare, 0, (mask + 1) * sizeof(prof_slot));
+  }
+  prof_slot *ns = t->spare, *os = t->slots;
+  if (ns) {
+    for (uint64_t j = 0; j <= mask; j++) {
+      prof_slot cur = os[j];
+      if (!cur.key) continue;
+      for (uint64_t i = slot_of(cur.key, mask);; i = (i + 1) & mask) {
+        if (!ns[i].key) { ns[i] = cur; break; }
+        if (ns[i].count < cur.count) { prof_slot x = ns[i]; ns[i] = cur; cur = x; }
+      }
+    }
+    __atomic_store_n(&t->slots, ns, __ATOMIC_RELEASE);
+    t->spare = os;
+    set_table(t);
+    __atomic_fetch_add(&P.rehomes, 1, __ATOMIC_RELAXED);
+  }
+  raw_sigmask(SIG_SETMASK, &old, NULL);
+  __atomic_store_n(&P.tab_lock, 0, __ATOMIC_RELEASE);
+}
+
 /* A new table with TAB_INITIAL slots, carved with them from a shared
    chunk (a mapping per table would cost a page or more per thread), and
    put on the list of every table.  Called under tab_lock. */

@@ -46,6 +46,8 @@ typedef struct prof_tab {
   uint64_t used;
   struct prof_tab *next;        /* every table ever made, for the writer */
   struct prof_tab *next_free;
+  prof_slot *spare;             /* the other slots of count_rehome, or NULL */
+  uint64_t spare_mask;          /* their mask */
   /* the slots of the first PROF_TAB_LOG arcs, so a short-lived thread's
      few arcs are folded and cleared without scanning the whole table */
 #define PROF_TAB_LOG 32

@@ -69,6 +69,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
   ticks_seen += n;
   last_bin = NO_BIN;
   if (!P.enabled || !P.bins) return;
+  if (ticks_seen >= rehome_at && !in_libprof &&
+      !(pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end)) {
+    count_rehome();              /* at 4, 16, 64, ... ticks of the thread */
+    rehome_at = ticks_seen * 4;
+  }
   if (in_libprof || (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end)) {
     /* the runtime's own time: dropped (counted for LIBPROF_OVERHEAD=report),
        or charged to the profiled function that called mcount */
@@ -110,6 +115,7 @@ static void start_thread_timer(void)
   have_timer = 1;
   long ns = 1000000000L / P.hz;
   ticks_seen = 0;
+  rehome_at = 4;
   last_bin = NO_BIN;
   timer_cpu0 = thread_cpu_ns();
   struct itimerspec its;

@@ -50,6 +50,7 @@ static struct {
   prof_tab *free;                /* tables of finished threads, emptied */
   prof_tab retired;              /* the counts of finished threads */
   uint64_t lost_arcs;
+  uint64_t rehomes;              /* count_rehome's rebuilds, for LIBPROF_OVERHEAD=report */
   int tab_lock, write_lock;      /* owner's tid, 0 = free */
   int dump_signal;
   double interval;
@@ -70,6 +71,7 @@ static __thread int have_timer;
    end (see stop_thread_timer): expirations seen, where the timer started, and
    the bin the last sample went to (NO_BIN if it was dropped) */
 static __thread uint64_t ticks_seen, timer_cpu0;
+static __thread uint64_t rehome_at = 4;   /* ticks_seen of the next count_rehome */
 static __thread size_t last_bin;
 static __thread uintptr_t slow_self;   /* selfpc, while in the slow path */
 #define NO_BIN ((size_t)-1)

@@ -674,6 +674,8 @@ static void report_lost(void)
     make_name(t, sizeof t, NULL, NULL, (long)(k * 1000 / hz));
     say("libprof: ", n, " samples (");
     say(t, " ms of CPU time) in libprof's own code, not in the profile\n", NULL);
+    make_name(n, sizeof n, NULL, NULL, (long)P.rehomes);
+    say("libprof: arc tables rebuilt busiest-first ", n, " times\n");
   }
   uint64_t lost = P.lost_arcs;
   if (!lost) return;

@@ -59,6 +59,19 @@ echo "$share" | awk '{exit !($1 >= 0.90)}'
 say $? "sampled share of CPU time with 4 threads: $share (>= 0.90)"
 agree threads gmon.out; say $? "GNU gprof agrees on the threaded file"
 
+# arc tables rebuilt busiest-first by the sampling handler while threads
+# count and snapshots read them: no call lost or counted twice
+rm -f gmon.out
+cc -O1 -pg "$here/rehome.c" -o rehome -L"$top/libprof" -lprof -lpthread
+LIBPROF_HZ=1000 LIBPROF_INTERVAL=0.02 LIBPROF_OVERHEAD=report ./rehome 600 2> rehome.err
+rebuilt=$(sed -n 's/^libprof: arc tables rebuilt busiest-first \([0-9]*\) times$/\1/p' rehome.err)
+"$G" -b -p rehome gmon.out | awk -v r=600 '
+  $NF ~ /^f[0-9]+$/ && NF >= 7 { i = substr($NF, 2) + 0; n++; if ($4 != 4 * (1 + r * (i % 7 + 1))) bad++ }
+  $NF == "hot" && NF >= 7 { hot = $4 }
+  END { exit !(n == 100 && !bad && hot == 4 * r * 2000) }'
+[ $? = 0 ] && [ -n "$rebuilt" ] && [ "$rebuilt" -ge 4 ]
+say $? "arc tables rebuilt busiest-first ($rebuilt times) under 4 threads and snapshots: every count exact"
+
 # a profiled signal handler interrupting profiled code
 rm -f gmon.out
 cc -O1 -pg "$here/signals.c" -o signals -L"$top/libprof" -lprof && ticks=$(./signals)
