@@ -637,16 +637,7 @@ static void sum_encode(const Obj *ob, struct ObjSum *s, const Profile *p)
     const Hist *h = &hs->recs[i];
     for (uint64_t done = 0, more = 1; more; done += 65535) {
       more = 0;
-      genc_put_u8(&out, GMON_TAG_TIME_HIST);
-      genc_put_addr(&out, h->lowpc);
-      genc_put_addr(&out, h->highpc);
-      genc_put_u32(&out, h->nbins);
-      genc_put_u32(&out, (uint32_t)hs->hz);
-      char dim[HIST_DIMEN_LEN];
-      memset(dim, 0, sizeof dim);
-      memcpy(dim, hs->dimen, HIST_DIMEN_LEN);
-      genc_put_bytes(&out, dim, HIST_DIMEN_LEN);
-      genc_put_u8(&out, (unsigned char)hs->dimen_abbrev);
+      gmon_put_hist_head(&out, hs, h);
       for (uint32_t k = 0; k < h->nbins; k++) {
         uint64_t left = h->bins[k] > done ? h->bins[k] - done : 0;
         if (left > 65535) more = 1;
