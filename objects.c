@@ -55,6 +55,11 @@ struct ObjArc {
 #define CALLER_OBJ(a) ((unsigned long)((a) >> 40) & 0x3fffff)
 #define CALLER_ADDR(a) ((a) & (((vma_t)1 << 40) - 1))
 #define CALLER_NONE 0x3fffff
+/* the same in a file of 4-byte addresses: 0x80000000 | N << 23 | address */
+#define LIBPROF_CALLER32(a) ((a) >> 31 == 1)
+#define CALLER_OBJ32(a) ((unsigned long)((a) >> 23) & 0xff)
+#define CALLER_ADDR32(a) ((a) & (((vma_t)1 << 23) - 1))
+#define CALLER_NONE32 0xff
 
 /* ---- the manifest ---- */
 
@@ -563,6 +568,7 @@ typedef struct {
   Objects *o;
   const Obj *ob;
   const ObjManifest *mf;
+  int narrow;                   /* the file's addresses are 4 bytes */
   struct ObjSum *sum;           /* -s: the object's sum, or NULL */
 } ArcSink;
 
@@ -591,12 +597,15 @@ void objects_want_sum(Objects *o)
    manifest does not name becomes none). */
 static void sum_arc(const ArcSink *a, vma_t from, vma_t self, uint64_t count)
 {
-  if (LIBPROF_CALLER(from)) {
-    unsigned long n = CALLER_OBJ(from), to = CALLER_NONE;
-    if (!n) to = 0;
-    for (size_t i = 0; n && n != CALLER_NONE && i < a->mf->len; i++)
+  if (a->narrow ? LIBPROF_CALLER32(from) : LIBPROF_CALLER(from)) {
+    unsigned long n = a->narrow ? CALLER_OBJ32(from) : CALLER_OBJ(from);
+    unsigned long none = a->narrow ? CALLER_NONE32 : CALLER_NONE, to = n ? none : 0;
+    for (size_t i = 0; n && n != none && i < a->mf->len; i++)
       if (a->mf->v[i].n == n) to = (unsigned long)a->mf->v[i].obj + 1;
-    from = ((vma_t)1 << 62) | (vma_t)to << 40 | CALLER_ADDR(from);
+    if (a->narrow)              /* 255 objects at most there (libprof's limit too) */
+      from = (vma_t)1 << 31 | (vma_t)(to > 254 ? none : to) << 23 | CALLER_ADDR32(from);
+    else
+      from = (vma_t)1 << 62 | (vma_t)to << 40 | CALLER_ADDR(from);
   }
   struct ObjSum *s = a->sum;
   if (s->n == s->cap) {
@@ -728,10 +737,11 @@ static void take_arc(void *arg, vma_t from, vma_t self, uint64_t count)
   const Obj *ob = a->ob;
   if (a->sum && count) sum_arc(a, from, self, count);
   if (self < ob->text_lo || self >= ob->text_hi || !count) return;
-  if (LIBPROF_CALLER(from)) {
-    unsigned long n = CALLER_OBJ(from);
-    vma_t addr = CALLER_ADDR(from);
+  if (a->narrow ? LIBPROF_CALLER32(from) : LIBPROF_CALLER(from)) {
+    unsigned long n = a->narrow ? CALLER_OBJ32(from) : CALLER_OBJ(from);
+    vma_t addr = a->narrow ? CALLER_ADDR32(from) : CALLER_ADDR(from);
     const Obj *c = NULL;
+    if (n == (a->narrow ? CALLER_NONE32 : CALLER_NONE)) n = CALLER_NONE;
     for (size_t i = 0; n && n != CALLER_NONE && i < a->mf->len && !c; i++)
       if (a->mf->v[i].n == n) c = &a->o->v[a->mf->v[i].obj];
     if (n && (!c || addr < c->text_lo || addr >= c->text_hi)) return;
@@ -774,7 +784,7 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
     } else {                    /* the program's (same process) */
       gmon_init(&p, addr_size, big_endian);
     }
-    ArcSink sink = { o, ob, NULL, o->sums && k < o->n ? &o->sums[k] : NULL };
+    ArcSink sink = { o, ob, NULL, p.enc.addr_size == 4, o->sums ? &o->sums[k] : NULL };
     cx.arc_sink = take_arc;
     cx.arc_arg = &sink;
     for (size_t i = 0; i < ob->nfiles; i++) {

@@ -110,17 +110,21 @@ int main(int argc, char **argv)
   return 0;
 }
 C
-cc -O2 -pg -fPIC -shared lib.c -o liblp.so
-cc -O2 -pg -fPIC -shared lib2.c -o liblq.so -L. -llp
-cc -O2 -pg -c libmain.c && cc libmain.o -o libmain -L. -llp -llq -L"$top/libprof" -lprof -Wl,-rpath,"$d"
-tr=0x$(nm libmain | awk '$3 == "libprof$tramp_mc" {print $1}')
-for where in "inside the library" "from the program into it" "from another library into it"; do
-  rm -f cg.out
-  case $where in inside*) set --;; *program*) set -- p;; *) set -- q;; esac
-  LIBPROF_OBJECTS=1 valgrind --tool=callgrind --callgrind-out-file=cg.out ./libmain "$@" > /dev/null 2>&1 \
-    && set -- $(python3 calls.py cg.out "$tr") \
-    && echo "library: libprof.a, LIBPROF_OBJECTS=1, calls $where: $1 calls, $2 instructions per call"
-done
+# libcases CC-FLAGS ARCHIVE-DIR LABEL: the three cases, built and counted
+libcases() {
+  cc $1 -O2 -pg -fPIC -shared lib.c -o liblp.so
+  cc $1 -O2 -pg -fPIC -shared lib2.c -o liblq.so -L. -llp
+  cc $1 -O2 -pg -c libmain.c -o libmain.o && cc $1 libmain.o -o libmain -L. -llp -llq -L"$2" -lprof -Wl,-rpath,"$d"
+  tr=0x$(nm libmain | awk '$3 == "libprof$tramp_mc" {print $1}')
+  for where in "inside the library" "from the program into it" "from another library into it"; do
+    rm -f cg.out
+    case $where in inside*) set --;; *program*) set -- p;; *) set -- q;; esac
+    LIBPROF_OBJECTS=1 valgrind --tool=callgrind --callgrind-out-file=cg.out ./libmain "$@" > /dev/null 2>&1 \
+      && set -- $(python3 calls.py cg.out "$tr") \
+      && echo "library$3: libprof.a, LIBPROF_OBJECTS=1, calls $where: $1 calls, $2 instructions per call"
+  done
+}
+libcases "" "$top/libprof" ""
 
 if [ -f "$top/libprof/32/libprof.a" ] && cc -m32 loop.c -o loop32 2> /dev/null && ./loop32; then
   echo "== i386"
@@ -139,6 +143,12 @@ if [ -f "$top/libprof/32/libprof.a" ] && cc -m32 loop.c -o loop32 2> /dev/null &
       else echo "$p: libprof $1 calls, $2 instructions per call (glibc $g, ratio $(echo "$2 $g" | awk '{printf "%.2f", $2 ? $1 / $2 : 0}'))"; fi
     done
   done
+fi
+
+if [ -f "$top/libprof/32/libprof.a" ] && [ -x loop32 ]; then
+  # the same three library cases on i386 (its trampolines and library
+  # path, mcount_i386.S; from another library, C)
+  libcases -m32 "$top/libprof/32" " (i386)"
 fi
 
 A64CC=${A64CC:-$(sed -n 's/^A64CC = //p' "$top/Makefile" 2>/dev/null)}
@@ -170,4 +180,36 @@ C
   all=$(nmr loopn_libprof | awk '$NF == "libprof$text_begin" {b = $1} $NF == "libprof$text_end" {e = $1} END {printf "0x%s..0x%s", b, e}')
   glibc=$(range loopn_glibc _mcount __mcount_internal)
   echo "loop: libprof $(percall loopn_libprof "$stub") instructions per call in the stub, $(percall loopn_libprof "$all") in all of libprof; glibc $(percall loopn_glibc "$glibc")"
+  # calls in -pg shared libraries (LIBPROF_OBJECTS=1): the instructions
+  # in libprof's assembly (the stub, the library path, the trampolines;
+  # all of libprof would count the poller's scans too, whose number grows
+  # with the run's time), the program linked -no-pie so that its ranges
+  # are the link's
+  a64() { $A64CC -O2 -pg "$@" | sed 's/^\([[:space:]]*\)bl[[:space:]]*_mcount$/\1mov\tx0, x30\n\1bl\t_mcount/'; }
+  sed 's/1000000/n/; s/lloop(void)/lloop(unsigned long n)/' lib.c > libn.c
+  sed 's/1000000/n/; s/qloop(void)/qloop(unsigned long n)/' lib2.c > lib2n.c
+  cat > mainn.c <<'C'
+#include <stdlib.h>
+void lloop(unsigned long); void qloop(unsigned long); void lleaf(unsigned long);
+int main(int argc, char **argv)
+{
+  unsigned long n = strtoul(argv[2], 0, 10);
+  if (argv[1][0] == 'l') lloop(n);
+  else if (argv[1][0] == 'p') for (unsigned long i = 0; i < n; i++) lleaf(i);
+  else qloop(n);
+  return 0;
+}
+C
+  a64 -fPIC -S libn.c -o - > libn.s && $A64CC -shared libn.s -o liblp64.so
+  a64 -fPIC -S lib2n.c -o - > lib2n.s && $A64CC -shared lib2n.s -o liblq64.so -L. -llp64
+  a64 -S mainn.c -o - > mainn.s && $A64CC -pg -no-pie mainn.s -o mainn -L. -llp64 -llq64 -L"$top/libprof/aarch64" -lprof -Wl,-rpath,"$d"
+  b=$(nmr mainn | awk '$NF == "libprof$text_begin" {print $1}'); t=$(nmr mainn | awk '$NF == "libprof$tramp_mc" {print $1}')
+  asm=$(printf '0x%s..0x%x' "$b" $((0x$t + 8 * 128)))
+  for m in l p q; do
+    n=20000
+    LIBPROF_OBJECTS=1 qemu-aarch64 -L /usr/aarch64-linux-gnu -singlestep -d exec,nochain -dfilter "$asm" -D q1.log ./mainn $m $n
+    LIBPROF_OBJECTS=1 qemu-aarch64 -L /usr/aarch64-linux-gnu -singlestep -d exec,nochain -dfilter "$asm" -D q2.log ./mainn $m $((2 * n))
+    case $m in l) where="inside the library";; p) where="from the program into it";; q) where="from another library into it (then C)";; esac
+    echo "library (aarch64): LIBPROF_OBJECTS=1, calls $where: $(echo "$(wc -l < q1.log) $(wc -l < q2.log) $n" | awk '{printf "%.1f", ($2 - $1) / $3}') instructions per call in libprof's assembly"
+  done
 fi

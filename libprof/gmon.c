@@ -133,18 +133,45 @@ static long whole_number(const char *s, long max)
   return v;
 }
 
+/* A variable of the environment the process was started with.  Under
+   valgrind a -pg shared library's start-up code calls the program's
+   __gmon_start__, so __monstartup, before the C library has set environ
+   (measured: NULL there), and getenv would find nothing: the variables
+   are then read from /proc/self/environ, that same environment. */
+static const char *env(const char *name)
+{
+  static char *buf;
+  static size_t len;
+  static int tried;
+  if (environ) return getenv(name);
+  if (!tried) {
+    tried = 1;
+    int fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+    const size_t cap = 1 << 20;  /* (untouched pages cost nothing) */
+    if (fd >= 0 && (buf = map_zero(cap))) {
+      ssize_t r;
+      while (len < cap - 1 && (r = read(fd, buf + len, cap - 1 - len)) > 0) len += (size_t)r;
+    }
+    if (fd >= 0) close(fd);
+  }
+  size_t n = strlen(name);
+  for (size_t i = 0; buf && i < len; i += strlen(buf + i) + 1)
+    if (!strncmp(buf + i, name, n) && buf[i + n] == '=') return buf + i + n + 1;
+  return NULL;
+}
+
 /* The environment, each value used as libprof(3) says or rejected with a
    message (and its default used). */
 static void settings(void)
 {
-  const char *v = getenv("LIBPROF_HZ");
+  const char *v = env("LIBPROF_HZ");
   P.hz = 100;
   if (v) {
     long hz = whole_number(v, 100000);
     if (hz < 0) reject("LIBPROF_HZ", v, "not a whole number from 0 to 100000; sampling at 100 Hz");
     else P.hz = (int)hz;
   }
-  v = getenv("LIBPROF_OVERHEAD");
+  v = env("LIBPROF_OVERHEAD");
   P.overhead = OV_DROP;
   if (v) {
     if (!strcmp(v, "drop")) P.overhead = OV_DROP;
@@ -152,10 +179,10 @@ static void settings(void)
     else if (!strcmp(v, "report")) P.overhead = OV_REPORT;
     else reject("LIBPROF_OVERHEAD", v, "not drop, charge or report; dropping");
   }
-  v = getenv("LIBPROF_DUMP_SIGNAL");
+  v = env("LIBPROF_DUMP_SIGNAL");
   P.dump_signal = v ? parse_signal(v) : 0;
   if (v && !P.dump_signal) reject("LIBPROF_DUMP_SIGNAL", v, "not a signal libprof can use; no snapshots on a signal");
-  v = getenv("LIBPROF_INTERVAL");
+  v = env("LIBPROF_INTERVAL");
   P.interval = 0;
   if (v) {
     char *end;
@@ -164,20 +191,20 @@ static void settings(void)
       reject("LIBPROF_INTERVAL", v, "not 0 or a number of seconds from 0.001 to 1e9; no periodic snapshots");
     else P.interval = d;
   }
-  v = getenv("LIBPROF_OBJECTS");
+  v = env("LIBPROF_OBJECTS");
   P.objects = 0;
   if (v) {
     if (!strcmp(v, "1")) P.objects = 1;
     else if (strcmp(v, "0")) reject("LIBPROF_OBJECTS", v, "not 0 or 1; the program's own code only");
   }
-  v = getenv("LIBPROF_STACKS");
+  v = env("LIBPROF_STACKS");
   P.stack_depth = 0;
   if (v) {
     long d = whole_number(v, STK_MAX_DEPTH);
     if (d < 0) reject("LIBPROF_STACKS", v, "not a whole number from 0 to 256; no stacks");
     else P.stack_depth = (int)d;
   }
-  v = getenv("LIBPROF_STACKS_MAX");
+  v = env("LIBPROF_STACKS_MAX");
   P.stack_slots = STK_DEFAULT_SLOTS;
   if (v) {
     long m = whole_number(v, 1L << 24);

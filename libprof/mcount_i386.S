@@ -42,35 +42,11 @@ libprof$stub_map_end:
 	.globl	libprof$text_begin
 	.hidden	libprof$text_begin
 libprof$text_begin:
-	PROF_PUBLIC(mcount)
-mcount:
-	pushl	%eax
-	pushl	%ecx
-	pushl	%edx
-	call	1f
-1:	popl	%edx				/* the address of 1 */
-#ifdef LIBPROF_STATIC
-	movl	%gs:__prof_tab@ntpoff, %ecx	/* this thread's table */
-#define G(sym) sym-1b(%edx)
-#else
-	addl	$_GLOBAL_OFFSET_TABLE_+[.-1b], %edx
-	movl	__prof_tab@gotntpoff(%edx), %ecx
-	movl	%gs:(%ecx), %ecx		/* this thread's table */
-#define G(sym) sym@GOTOFF(%edx)
-#endif
-	testl	%ecx, %ecx
-	je	.Lslow3
-	movl	4(%ebp), %eax			/* frompc */
-	subl	G(__prof_lowpc), %eax
-	cmpl	G(__prof_textsize), %eax	/* 0 while not counting */
-	jae	.Lret3
-	pushl	%ebx
-	pushl	%esi
-	movl	%eax, %esi			/* a: the key's high word */
-	movl	20(%esp), %ebx			/* selfpc */
-	subl	G(__prof_lowpc), %ebx		/* b: its low word */
-	cmpl	G(__prof_textsize), %ebx
-	jae	.Lret5
+/* The arc (a << 32 | b, a in %esi, b in %ebx) in the table at %ecx:
+   its home slot compared, a hit counted, falling through to what follows;
+   another key there goes to \p's probe (PROBE32, out of line).
+   Clobbers %eax and %edx. */
+.macro COUNT32 p
 	movl	$MLO, %eax
 	mull	%ebx				/* %edx = high(b * MLO) */
 	imull	$MLO, %esi, %eax
@@ -81,12 +57,80 @@ mcount:
 	andl	PROF_TAB_BYTEMASK(%ecx), %edx	/* a slot's byte offset */
 	addl	PROF_TAB_SLOTS(%ecx), %edx	/* the arc's home slot */
 	cmpl	%ebx, (%edx)
-	jne	.Lprobe
+	jne	.L\p\()_probe
 	cmpl	%esi, 4(%edx)
-	jne	.Lprobe
-.Lhit:
+	jne	.L\p\()_probe
+.L\p\()_hit:
 	addl	$1, 8(%edx)			/* only this thread writes it */
 	adcl	$0, 12(%edx)
+.endm
+/* The probe from the slot at %edx on: the key found goes back to \p's
+   hit, an empty slot (a new arc) to \slow. */
+.macro PROBE32 p, slow
+.L\p\()_probe:
+	movl	(%edx), %eax
+	orl	4(%edx), %eax
+	je	\slow				/* an empty slot: a new arc */
+	subl	PROF_TAB_SLOTS(%ecx), %edx	/* next slot, wrapping round */
+	addl	$16, %edx
+	andl	PROF_TAB_BYTEMASK(%ecx), %edx
+	addl	PROF_TAB_SLOTS(%ecx), %edx
+	cmpl	%ebx, (%edx)
+	jne	.L\p\()_probe
+	cmpl	%esi, 4(%edx)
+	jne	.L\p\()_probe
+	jmp	.L\p\()_hit
+.endm
+/* %edx = the address of the label 1 that follows; in a shared build
+   then the GOT's */
+.macro BASE
+	call	1f
+1:	popl	%edx
+#ifndef LIBPROF_STATIC
+	addl	$_GLOBAL_OFFSET_TABLE_+[.-1b], %edx
+#endif
+.endm
+/* %ecx = this thread's table (%edx from BASE) */
+.macro TAB
+#ifdef LIBPROF_STATIC
+	movl	%gs:__prof_tab@ntpoff, %ecx
+#else
+	movl	__prof_tab@gotntpoff(%edx), %ecx
+	movl	%gs:(%ecx), %ecx
+#endif
+.endm
+#ifdef LIBPROF_STATIC
+#define G(sym) sym-1b(%edx)
+#define GI(sym, r) sym-1b(%edx, r)
+#else
+#define G(sym) sym@GOTOFF(%edx)
+#define GI(sym, r) sym@GOTOFF(%edx, r)
+#endif
+
+	PROF_PUBLIC(mcount)
+	.globl	libprof$entry_mc
+	.hidden	libprof$entry_mc
+mcount:
+libprof$entry_mc:
+	pushl	%eax
+	pushl	%ecx
+	pushl	%edx
+	BASE
+	TAB
+	testl	%ecx, %ecx
+	je	.Lslow3
+	movl	4(%ebp), %eax			/* frompc */
+	subl	G(__prof_lowpc), %eax
+	cmpl	G(__prof_textsize), %eax	/* 0 while not counting */
+	jae	.Lout3
+	pushl	%ebx
+	pushl	%esi
+	movl	%eax, %esi			/* a: the key's high word */
+	movl	20(%esp), %ebx			/* selfpc */
+	subl	G(__prof_lowpc), %ebx		/* b: its low word */
+	cmpl	G(__prof_textsize), %ebx
+	jae	.Lout5
+	COUNT32 m
 .Lret5:
 	popl	%esi
 	popl	%ebx
@@ -95,19 +139,23 @@ mcount:
 	popl	%ecx
 	popl	%eax
 	ret
-.Lprobe:
-	movl	(%edx), %eax
-	orl	4(%edx), %eax
-	je	.Lslow5				/* an empty slot: a new arc */
-	subl	PROF_TAB_SLOTS(%ecx), %edx	/* next slot, wrapping round */
-	addl	$16, %edx
-	andl	PROF_TAB_BYTEMASK(%ecx), %edx
-	addl	PROF_TAB_SLOTS(%ecx), %edx
-	cmpl	%ebx, (%edx)
-	jne	.Lprobe
-	cmpl	%esi, 4(%edx)
-	jne	.Lprobe
-	jmp	.Lhit
+	PROBE32 m, .Lslow5
+	/* an address outside the program's text: returns at once unless
+	   other objects are counted (__prof_other); then a callee in
+	   another object goes to C, a callee in the program (a callback
+	   from a library) returns, as before */
+.Lout5:
+	cmpl	$0, G(__prof_other)
+	je	.Lret5
+	jmp	.Lslow5
+.Lout3:
+	cmpl	$0, G(__prof_other)
+	je	.Lret3
+	movl	12(%esp), %eax			/* selfpc */
+	subl	G(__prof_lowpc), %eax
+	cmpl	G(__prof_textsize), %eax
+	jb	.Lret3
+	jmp	.Lslow3
 .Lslow5:
 	popl	%esi
 	popl	%ebx
@@ -126,5 +174,87 @@ mcount:
 	.size	mcount, .-mcount
 	PROF_PUBLIC(_mcount)
 	.set	_mcount, mcount
+
+/* The library path (LIBPROF_OBJECTS=1, objects.c), entered from the
+   trampoline of a -pg shared object with the object's number t pushed
+   above selfpc.  Its entry in __prof_libent gives the callee's code
+   (selfpc - delta) and the caller's: its offset in the object plus the
+   object's first code, or its offset in the program (the program's
+   codes).  The key, a << 32 | b, is probed for as in mcount.  A caller
+   anywhere else (a third object, a callback from the C library) goes
+   to C with key 0 and the entry, which finds its object in the map.
+   Counting off (__prof_other 0): returns at once. */
+	.globl	libprof$lib_mc
+	.hidden	libprof$lib_mc
+libprof$lib_mc:
+.Llib_mc:
+	xchgl	%eax, (%esp)			/* %eax = t, the caller's %eax kept */
+	pushl	%ecx
+	pushl	%edx
+	BASE
+	cmpl	$0, G(__prof_other)
+	je	.Llret3
+	shll	$PROF_LIB_SHIFT, %eax
+	leal	GI(__prof_libent, %eax), %ecx	/* the callee's object */
+	movl	4(%ebp), %eax			/* frompc */
+	subl	PROF_LIB_LO(%ecx), %eax
+	cmpl	PROF_LIB_SIZE(%ecx), %eax
+	jae	.Llout
+	addl	PROF_LIB_CBASE(%ecx), %eax	/* the caller's code: a */
+.Llkey:
+	pushl	%ebx
+	pushl	%esi
+	movl	%eax, %esi
+	movl	20(%esp), %ebx			/* selfpc */
+	subl	PROF_LIB_DELTA(%ecx), %ebx	/* its code: b */
+	TAB
+	testl	%ecx, %ecx
+	je	.Llslow5
+	COUNT32 l
+.Llret5:
+	popl	%esi
+	popl	%ebx
+.Llret3:
+	popl	%edx
+	popl	%ecx
+	popl	%eax
+	ret
+	PROBE32 l, .Llslow5
+.Llout:						/* the caller is outside the object */
+	movl	4(%ebp), %eax
+	subl	G(__prof_lowpc), %eax
+	cmpl	G(__prof_textsize), %eax
+	jb	.Llkey				/* in the program */
+	pushl	%ecx				/* elsewhere: C places it */
+	pushl	$0
+	pushl	$0
+	pushl	24(%esp)			/* selfpc */
+	pushl	4(%ebp)				/* frompc */
+	call	libprof$lib_slow
+	addl	$20, %esp
+	jmp	.Llret3
+.Llslow5:					/* a new arc (or no table yet) */
+	pushl	$0
+	pushl	%esi				/* the key */
+	pushl	%ebx
+	pushl	32(%esp)			/* selfpc */
+	pushl	4(%ebp)				/* frompc */
+	call	libprof$lib_slow
+	addl	$20, %esp
+	jmp	.Llret5
+
+/* PROF_TRAMPS trampolines, PROF_TRAMP_SIZE bytes each from
+   libprof$tramp_mc: the t-th pushes t for the library path. */
+	.p2align 4
+	.globl	libprof$tramp_mc
+	.hidden	libprof$tramp_mc
+libprof$tramp_mc:
+	.set	.Lt, 0
+	.rept	PROF_TRAMPS
+	pushl	$.Lt
+	jmp	.Llib_mc
+	.p2align 4, 0xcc
+	.set	.Lt, .Lt + 1
+	.endr
 #endif
 	.section .note.GNU-stack,"",@progbits

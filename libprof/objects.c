@@ -69,17 +69,22 @@ prof_libent __prof_libent[PROF_TRAMPS];
 uintptr_t __prof_other;
 const void *__prof_lib_target[2];
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
 #define OBJ_CALLS 1              /* trampolines and a library path exist */
 extern const char prof_tramp_mc[] PROF_SYM(tramp_mc) PROF_HIDDEN;
+extern const char prof_entry_mc[] PROF_SYM(entry_mc) PROF_HIDDEN;
+#else
+#define OBJ_CALLS 0
+#endif
+#if defined(__x86_64__)          /* __fentry__ too, and a target to jump to */
 extern const char prof_tramp_fe[] PROF_SYM(tramp_fe) PROF_HIDDEN;
 extern const char prof_lib_mc[] PROF_SYM(lib_mc) PROF_HIDDEN;
 extern const char prof_lib_fe[] PROF_SYM(lib_fe) PROF_HIDDEN;
 extern const char prof_lib_off[] PROF_SYM(lib_off) PROF_HIDDEN;
-extern const char prof_entry_mc[] PROF_SYM(entry_mc) PROF_HIDDEN;
 extern const char prof_entry_fe[] PROF_SYM(entry_fe) PROF_HIDDEN;
-#else
-#define OBJ_CALLS 0
+#else                            /* (i386, aarch64: __prof_other is the switch) */
+#define prof_tramp_fe prof_tramp_mc
+#define prof_entry_fe prof_entry_mc
 #endif
 
 static const prof_range no_range;   /* a trampoline's caller until one is seen */
@@ -365,6 +370,8 @@ static void objects_counting(int on)
 #if defined(__x86_64__)
   __prof_lib_target[0] = on ? prof_lib_mc : prof_lib_off;
   __prof_lib_target[1] = on ? prof_lib_fe : prof_lib_off;
+#endif
+#if OBJ_CALLS
   __atomic_store_n(&__prof_other, (uintptr_t)on, __ATOMIC_RELEASE);
 #else
   (void)on;                      /* no library path: calls stay uncounted */
@@ -399,8 +406,8 @@ typedef struct {
   uintptr_t sym_end;             /* the end of the segment holding them */
   const char *str;
   size_t strsz;
-  const ElfW(Rela) *rela[2];     /* DT_RELA, DT_JMPREL */
-  size_t nrela[2];
+  const unsigned char *rel[2];   /* DT_RELA or DT_REL, DT_JMPREL */
+  size_t nrel[2], relent[2];     /* their counts and entry sizes */
   const uint32_t *hash, *gnu;    /* DT_HASH, DT_GNU_HASH: the symbols' count */
   uintptr_t relro_lo, relro_hi;  /* the pages glibc made read-only */
   int nexec;                     /* executable PT_LOADs */
@@ -426,8 +433,8 @@ static int obj_dyn_read(const struct dl_phdr_info *info, obj_dyn *d)
     }
   }
   if (!dyn || !obj_mapped(info, (uintptr_t)dyn, ndyn * sizeof *dyn)) return 0;
-  uintptr_t sym = 0, str = 0, rela = 0, jmprel = 0, hash = 0, gnu = 0;
-  size_t strsz = 0, relasz = 0, pltsz = 0, pltrel = 0;
+  uintptr_t sym = 0, str = 0, rela = 0, rel = 0, jmprel = 0, hash = 0, gnu = 0;
+  size_t strsz = 0, relasz = 0, relsz = 0, pltsz = 0, pltrel = 0;
   for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
     uintptr_t v = dyn[i].d_un.d_ptr;
     /* glibc relocates these in place; the vDSO's are as linked */
@@ -438,6 +445,8 @@ static int obj_dyn_read(const struct dl_phdr_info *info, obj_dyn *d)
     case DT_STRSZ: strsz = v; break;
     case DT_RELA: rela = a; break;
     case DT_RELASZ: relasz = v; break;
+    case DT_REL: rel = a; break;
+    case DT_RELSZ: relsz = v; break;
     case DT_JMPREL: jmprel = a; break;
     case DT_PLTRELSZ: pltsz = v; break;
     case DT_PLTREL: pltrel = v; break;
@@ -450,13 +459,20 @@ static int obj_dyn_read(const struct dl_phdr_info *info, obj_dyn *d)
   d->sym_end = obj_seg_end(info, sym);
   d->str = (const char *)str;
   d->strsz = strsz;
+  /* (i386 has DT_REL, the others DT_RELA) */
   if (rela && obj_mapped(info, rela, relasz)) {
-    d->rela[0] = (const ElfW(Rela) *)rela;
-    d->nrela[0] = relasz / sizeof(ElfW(Rela));
+    d->rel[0] = (const unsigned char *)rela;
+    d->relent[0] = sizeof(ElfW(Rela));
+    d->nrel[0] = relasz / sizeof(ElfW(Rela));
+  } else if (rel && obj_mapped(info, rel, relsz)) {
+    d->rel[0] = (const unsigned char *)rel;
+    d->relent[0] = sizeof(ElfW(Rel));
+    d->nrel[0] = relsz / sizeof(ElfW(Rel));
   }
-  if (jmprel && pltrel == DT_RELA && obj_mapped(info, jmprel, pltsz)) {
-    d->rela[1] = (const ElfW(Rela) *)jmprel;
-    d->nrela[1] = pltsz / sizeof(ElfW(Rela));
+  if (jmprel && (pltrel == DT_RELA || pltrel == DT_REL) && obj_mapped(info, jmprel, pltsz)) {
+    d->rel[1] = (const unsigned char *)jmprel;
+    d->relent[1] = pltrel == DT_RELA ? sizeof(ElfW(Rela)) : sizeof(ElfW(Rel));
+    d->nrel[1] = pltsz / d->relent[1];
   }
   if (hash && obj_mapped(info, hash, 8)) d->hash = (const uint32_t *)hash;
   if (gnu && obj_mapped(info, gnu, 16)) d->gnu = (const uint32_t *)gnu;
@@ -490,13 +506,35 @@ static size_t obj_nsyms(const obj_dyn *d)
   }
 }
 
-/* mcount's kind by name: 0 mcount and _mcount, 1 __fentry__, -1 none. */
+/* mcount's kind by name: 0 mcount and _mcount, 1 __fentry__ (x86-64),
+   -1 none. */
 static int mcount_kind(const char *n)
 {
   if (!n) return -1;
   if (!strcmp(n, "mcount") || !strcmp(n, "_mcount")) return 0;
+#if defined(__x86_64__)
   return strcmp(n, "__fentry__") ? -1 : 1;
+#else
+  return -1;
+#endif
 }
+
+/* A relocation's word-sized slot for mcount's address, by type: the
+   GOT's (GLOB_DAT, JUMP_SLOT) or a plain pointer with no addend. */
+#if defined(__x86_64__)
+#define OBJ_REL_SLOT(t) ((t) == R_X86_64_GLOB_DAT || (t) == R_X86_64_JUMP_SLOT || (t) == R_X86_64_64)
+#elif defined(__i386__)
+#define OBJ_REL_SLOT(t) ((t) == R_386_GLOB_DAT || (t) == R_386_JMP_SLOT)   /* R_386_32's addend is in the slot */
+#elif defined(__aarch64__)
+#define OBJ_REL_SLOT(t) ((t) == R_AARCH64_GLOB_DAT || (t) == R_AARCH64_JUMP_SLOT || (t) == R_AARCH64_ABS64)
+#endif
+#if UINTPTR_MAX > 0xffffffffu
+#define OBJ_R_TYPE(i) ELF64_R_TYPE(i)
+#define OBJ_R_SYM(i) ELF64_R_SYM(i)
+#else
+#define OBJ_R_TYPE(i) ELF32_R_TYPE(i)
+#define OBJ_R_SYM(i) ELF32_R_SYM(i)
+#endif
 
 /* Points the word at SLOT at VAL: its page made writable for the store
    (a GOT entry lies in a data page, writable unless glibc made it
@@ -514,19 +552,42 @@ static int obj_store(const obj_dyn *d, uintptr_t slot, uintptr_t val)
 }
 
 /* Another runtime's mcount (the C library's) at FN, SIZE bytes: its first
-   14 made `jmp *0(%rip)` to libprof's entry TO, so that objects bound to
-   it are counted before their GOT slots are seen.  The page stays
-   executable throughout: other threads may be running code there. */
+   bytes made a jump to libprof's entry TO (x86-64: `jmp *0(%rip)` and the
+   address, 14 bytes; i386: `jmp rel32`, 5; aarch64: `ldr x16, #8; br
+   x16` and the address, 16, x16 being free at a call), so that objects
+   bound to it are counted before their GOT slots are seen.  The page
+   stays executable throughout: other threads may be running code there. */
 static void obj_redirect(uintptr_t fn, size_t size, const char *to)
 {
-  unsigned char code[14] = { 0xff, 0x25, 0, 0, 0, 0 };
   uintptr_t t = (uintptr_t)to;
+#if defined(__x86_64__)
+  unsigned char code[14] = { 0xff, 0x25, 0, 0, 0, 0 };
   memcpy(code + 6, &t, sizeof t);
+#elif defined(__i386__)
+  unsigned char code[5] = { 0xe9 };
+  uint32_t rel = (uint32_t)(t - (fn + 5));
+  memcpy(code + 1, &rel, 4);
+#else
+  unsigned char code[16];
+  const uint32_t ins[2] = { 0x58000050, 0xd61f0200 };
+  memcpy(code, ins, 8);
+  memcpy(code + 8, &t, 8);
+#endif
   if (size < sizeof code || fn == t || !memcmp((const void *)fn, code, sizeof code)) return;
   uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t a = fn & ~(pg - 1), b = (fn + sizeof code + pg - 1) & ~(pg - 1);
   if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return;
   memcpy((void *)fn, code, sizeof code);
+#if defined(__aarch64__)
+  /* the new instructions seen by every core's fetch (no libgcc call:
+     __clear_cache would join the program's listed functions) */
+  for (uintptr_t p = fn; p < fn + sizeof code; p += 4)
+    __asm__ volatile("dc cvau, %0" :: "r"(p) : "memory");
+  __asm__ volatile("dsb ish" ::: "memory");
+  for (uintptr_t p = fn; p < fn + sizeof code; p += 4)
+    __asm__ volatile("ic ivau, %0" :: "r"(p) : "memory");
+  __asm__ volatile("dsb ish\n\tisb" ::: "memory");
+#endif
   mprotect((void *)a, b - a, PROT_READ | PROT_EXEC);
 }
 
@@ -574,20 +635,20 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
     }
   }
   for (int r = 0; r < 2; r++)
-    for (size_t i = 0; i < d.nrela[r]; i++) {
-      const ElfW(Rela) *rl = &d.rela[r][i];
-      unsigned type = (unsigned)ELF64_R_TYPE(rl->r_info);
+    for (size_t i = 0; i < d.nrel[r]; i++) {
+      /* (a Rel is a Rela's first two words) */
+      const ElfW(Rela) *rl = (const ElfW(Rela) *)(d.rel[r] + i * d.relent[r]);
+      unsigned type = (unsigned)OBJ_R_TYPE(rl->r_info);
       const ElfW(Sym) *s;
-      if ((type != R_X86_64_GLOB_DAT && type != R_X86_64_JUMP_SLOT && type != R_X86_64_64)
-          || rl->r_addend)
+      if (!OBJ_REL_SLOT(type) || (d.relent[r] == sizeof(ElfW(Rela)) && rl->r_addend))
         continue;
-      int kind = mcount_kind(obj_sym(&d, ELF64_R_SYM(rl->r_info), &s));
+      int kind = mcount_kind(obj_sym(&d, OBJ_R_SYM(rl->r_info), &s));
       uintptr_t slot = info->dlpi_addr + rl->r_offset;
-      if (kind < 0 || (slot & 7) || !obj_mapped(info, slot, 8)) continue;
+      if (kind < 0 || (slot & (sizeof slot - 1)) || !obj_mapped(info, slot, sizeof slot)) continue;
       /* the library path takes every selfpc for one in [lo, hi): an
          object with code elsewhere is counted through C */
       if (d.nexec != 1 || !obj_tramp(o)) return;
-      uintptr_t to = (uintptr_t)(kind ? prof_tramp_fe : prof_tramp_mc) + 16 * (uintptr_t)(o->tramp - 1);
+      uintptr_t to = (uintptr_t)(kind ? prof_tramp_fe : prof_tramp_mc) + PROF_TRAMP_SIZE * (uintptr_t)(o->tramp - 1);
       if (obj_store(&d, slot, to)) {
         o->slot = slot;                      /* what tells a reload at the same place */
         o->slot_val = to;

@@ -72,8 +72,7 @@ extern uintptr_t __prof_textsize PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
 extern __thread prof_cur __prof_cur PROF_HIDDEN;
 
-/* An object's current load as a caller (x86-64, LIBPROF_OBJECTS=1;
-   objects.c): its run-time text [lo, lo + size), size 0 while it is not
+/* An object's current load as a caller (LIBPROF_OBJECTS=1; objects.c): its run-time text [lo, lo + size), size 0 while it is not
    loaded, and its first code in the code space of the keys. */
 typedef struct {
   uintptr_t lo, size, cbase;
@@ -113,6 +112,17 @@ extern const prof_stub_range prof_stub_map[] PROF_SYM(stub_map) PROF_HIDDEN;
 extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HIDDEN;
 #endif
 
+#if defined(__i386__)            /* prof_libent and prof_range of 4-byte words */
+#define PROF_LIB_LO 0
+#define PROF_LIB_SIZE 4
+#define PROF_LIB_CBASE 8
+#define PROF_LIB_DELTA 12
+#define PROF_LIB_CALLER 16
+#define PROF_LIB_SHIFT 5        /* log2 of sizeof (prof_libent) on i386 */
+#define PROF_RANGE_LO 0
+#define PROF_RANGE_SIZE 4
+#define PROF_RANGE_CBASE 8
+#else
 #define PROF_LIB_LO 0
 #define PROF_LIB_SIZE 8
 #define PROF_LIB_CBASE 16
@@ -122,6 +132,13 @@ extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HID
 #define PROF_RANGE_LO 0
 #define PROF_RANGE_SIZE 8
 #define PROF_RANGE_CBASE 16
+#endif
+/* bytes between two trampolines of a kind (mcount_*.S) */
+#if defined(__aarch64__)
+#define PROF_TRAMP_SIZE 8
+#else
+#define PROF_TRAMP_SIZE 16
+#endif
 #define PROF_TAB_MASK 0
 #define PROF_TAB_SLOTS 8
 #define PROF_TAB_BYTEMASK 16
@@ -134,7 +151,7 @@ _Static_assert(__builtin_offsetof(prof_tab, bytemask) == PROF_TAB_BYTEMASK, "PRO
 _Static_assert(sizeof(prof_slot) == 16, "16-byte slots");
 _Static_assert(__builtin_offsetof(prof_cur, bytemask) == PROF_CUR_BYTEMASK, "PROF_CUR_BYTEMASK");
 _Static_assert(__builtin_offsetof(prof_cur, slots) == PROF_CUR_SLOTS, "PROF_CUR_SLOTS");
-#if UINTPTR_MAX > 0xffffffffu
+#if UINTPTR_MAX > 0xffffffffu || defined(__i386__)
 _Static_assert(__builtin_offsetof(prof_libent, size) == PROF_LIB_SIZE, "PROF_LIB_SIZE");
 _Static_assert(__builtin_offsetof(prof_libent, cbase) == PROF_LIB_CBASE, "PROF_LIB_CBASE");
 _Static_assert(__builtin_offsetof(prof_libent, delta) == PROF_LIB_DELTA, "PROF_LIB_DELTA");

@@ -235,10 +235,13 @@ static int code_owner(uint64_t code)
    it: outside every object's text (GNU gprof drops the arc), the
    caller's object and link-time address encoded for --objects --
    0x4000000000000000 | N << 40 | address, N = 0 the program, k + 1 map
-   entry k (its file's N), 0x3fffff none (doc/DESIGN.md). */
+   entry k (its file's N), 0x3fffff none; in a 32-bit file 0x80000000 |
+   N << 23 | address, N up to 254, 255 none (and for a caller whose N or
+   address does not fit) (doc/DESIGN.md). */
 static uint64_t outside_caller(uint64_t code)
 {
-  uint64_t n = 0x3fffff, addr = 0;
+  const int wide = sizeof(uintptr_t) == 8;
+  uint64_t n = wide ? 0x3fffff : 0xff, addr = 0;
   if (code < P.textsize) {
     n = 0;
     addr = P.lowpc + code - P.bias;
@@ -249,7 +252,9 @@ static uint64_t outside_caller(uint64_t code)
       addr = code - O.obj[j].cbase + O.obj[j].link_lo;
     }
   }
-  return (uint64_t)1 << 62 | n << 40 | (addr & (((uint64_t)1 << 40) - 1));
+  if (wide) return (uint64_t)1 << 62 | n << 40 | (addr & (((uint64_t)1 << 40) - 1));
+  if (n >= 0xff || addr >= (uint64_t)1 << 23) n = 0xff, addr = 0;
+  return 0x80000000u | n << 23 | addr;
 }
 
 /* O's arcs: those whose callee has one of its codes. */

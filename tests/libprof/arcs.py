@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""arcs.py GMON: the arc records of a 64-bit GNU gmon.out, one
-"FROM SELF COUNT" line each (addresses in hexadecimal), records of one
-pair summed, sorted.
+"""arcs.py [-m32] GMON: the arc records of a GNU gmon.out (64-bit layout,
+or 32-bit with -m32), one "FROM SELF COUNT" line each (addresses in
+hexadecimal), records of one pair summed, sorted.
 
 arcs.py --json: from a gprof --json report on standard input, one
 "CALLER|CALLEE|CALLS" line per arc of the call graph, sorted."""
@@ -17,14 +17,16 @@ if sys.argv[1] == '--json':
             out.add('%s|%s|%d' % (p['name'], e['name'], p['calls']))
     print('\n'.join(sorted(out)))
     sys.exit(0)
-d = open(sys.argv[1], 'rb').read()
+m32 = sys.argv[1] == '-m32'
+a = 4 if m32 else 8
+d = open(sys.argv[2 if m32 else 1], 'rb').read()
 off, arcs = 20, {}
 while off < len(d):
     tag = d[off]; off += 1
     if tag == 0:
-        lo, hi, n, rate = struct.unpack('<QQII', d[off:off + 24]); off += 24 + 16 + 2 * n
+        lo, hi, n, rate = struct.unpack('<IIII' if m32 else '<QQII', d[off:off + 2 * a + 8]); off += 2 * a + 8 + 16 + 2 * n
     elif tag == 1:
-        f, s, c = struct.unpack('<QQI', d[off:off + 20]); off += 20
+        f, s, c = struct.unpack('<III' if m32 else '<QQI', d[off:off + 2 * a + 4]); off += 2 * a + 4
         arcs[(f, s)] = arcs.get((f, s), 0) + c
     else:
         break

@@ -16,3 +16,18 @@ agree() { # our gprof and GNU gprof print the same report
   "$G" -b "$1" "$2" > ours.txt 2>&1; /usr/bin/gprof -b "$1" "$2" > gnu.txt 2>&1
   cmp -s ours.txt gnu.txt
 }
+# objcalls.c's arcs across objects in GRAPH (arcs.py --json lines), each
+# against the count the program printed (k_*: objcalls.sh, cross.sh):
+# status 0 when all six are exact
+objcalls_arcs() {
+  ok=0
+  for a in "worker_a|a_work [libca.so]|$k_a_work" "a_work [libca.so]|a_leaf [libca.so]|$k_a_leaf" \
+           "worker_b|b_work [libcb.so]|$k_b_work" "b_work [libcb.so]|b_leaf [libcb.so]|$k_b_leaf" \
+           "b_work [libcb.so]|a_leaf [libca.so]|$k_a_leaf_from_b" "main|a_sort [libca.so]|1"; do
+    [ "$(awk -F'|' -v p="${a%%|*}" -v c="$(echo "$a" | cut -d'|' -f2)" '$1 == p && $2 == c {s += $3} END {print s + 0}' "$1")" = "${a##*|}" ] || ok=1
+  done
+  return $ok
+}
+# the objects' files of profile $1 for object $2 (the manifest's lines:
+# file build-id base start end path), all of them (GNU gprof adds them up)
+files() { awk -v o="/$2" 'NR > 2 && substr($6, length($6) - length(o) + 1) == o {print d "/" $1}' d="$1.objects" "$1.objects/manifest"; }

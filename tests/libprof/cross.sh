@@ -29,7 +29,9 @@ case $arch in
     elif command -v qemu-i386 > /dev/null; then run() { qemu-i386 -L / "$@"; }; how=qemu-i386
     else echo "skip: this kernel runs no i386 program and qemu-i386 is missing"; exit 0; fi
     # xcc SRC OUT [FLAGS...]: a -pg program linked with the archive
-    xcc() { s=$1 o=$2; shift 2; cc -m32 -O1 -pg -I"$top/libprof" "$@" "$s" -o "$o" -L"$lib" -lprof -lpthread; }
+    xcc() { s=$1 o=$2; shift 2; cc -m32 -O1 -pg -I"$top/libprof" "$s" -o "$o" "$@" -L"$lib" -lprof -lpthread; }
+    # xso SRC OUT CFLAG [LINK...]: a -pg shared library
+    xso() { s=$1 o=$2 d=$3; shift 3; cc -m32 -O1 -g -pg -fPIC -shared $d "$s" -o "$o" "$@"; }
     modes="pie nopie static";;
   aarch64)
     lib=$top/libprof/aarch64
@@ -40,13 +42,20 @@ case $arch in
     run() { qemu-aarch64 -L "$sysroot" "$@"; }; how=qemu-aarch64
     printf 'void f(void) {}\n' > t.c
     if $A64CC -O1 -pg -S t.c -o - | grep -B1 'bl[[:space:]]*_mcount' | grep -q 'mov[[:space:]]*x0, *x30'; then
-      xcc() { s=$1 o=$2; shift 2; $A64CC -O1 -pg -I"$top/libprof" "$@" "$s" -o "$o" -L"$lib" -lprof -lpthread; }
+      xcc() { s=$1 o=$2; shift 2; $A64CC -O1 -pg -I"$top/libprof" "$s" -o "$o" "$@" -L"$lib" -lprof -lpthread; }
+      xso() { s=$1 o=$2 d=$3; shift 3; $A64CC -O1 -g -pg -fPIC -shared $d "$s" -o "$o" "$@"; }
     else
       xcc() {
         s=$1 o=$2; shift 2
         $A64CC -O1 -pg -I"$top/libprof" -S "$s" -o "$o.raw.s" \
           && sed 's/^\([[:space:]]*\)bl[[:space:]]*_mcount$/\1mov\tx0, x30\n\1bl\t_mcount/' "$o.raw.s" > "$o.s" \
-          && $A64CC -pg "$@" "$o.s" -o "$o" -L"$lib" -lprof -lpthread
+          && $A64CC -pg "$o.s" -o "$o" "$@" -L"$lib" -lprof -lpthread
+      }
+      xso() {
+        s=$1 o=$2 d=$3; shift 3
+        $A64CC -O1 -g -pg -fPIC $d -S "$s" -o "$o.raw.s" \
+          && sed 's/^\([[:space:]]*\)bl[[:space:]]*_mcount$/\1mov\tx0, x30\n\1bl\t_mcount/' "$o.raw.s" > "$o.s" \
+          && $A64CC -shared "$o.s" -o "$o" "$@"
       }
     fi
     modes="pie static";;
@@ -174,3 +183,52 @@ for mode in $modes; do
     && [ "$(python3 "$here/stk.py" gmon.out.stacks chain a | sed -n 2p)" = "main $n" ]
   say $? "LIBPROF_STACKS: from libc's syscall wrapper, main -> a -> b -> spin in every stack ($mode): $(echo $facts)"
 done
+
+# calls into and inside -pg shared libraries (LIBPROF_OBJECTS=1), as
+# objcalls.sh checks them on x86-64: objcalls.c's four threads into
+# libca (linked at start), libcb opened, closed and opened again
+# elsewhere, libcb calling libca, qsort calling libca back; each count
+# exact in the libraries' own files (GNU gprof: the calls inside each)
+# and in gprof --objects' call graph (every arc, across objects too);
+# the program's gmon.out as without the variable
+if [ -x /usr/bin/gprof ]; then g=/usr/bin/gprof; else g=$G; fi
+m32=$( [ $arch = i386 ] && echo -m32 )
+xso "$here/objcalls_lib.c" libca.so -DLIB_A && xso "$here/objcalls_lib.c" libcb.so -DLIB_B -L. -lca \
+  && echo 'int fill(void) { return 5; }' > fill.c && xso fill.c libfill.so "" \
+  && xcc "$here/objcalls.c" objcalls -L. -lca -ldl -Wl,-rpath,"$w"
+ocalls() { # the program's printed counts, as k_NAME
+  for f in a_work a_leaf b_work b_leaf a_leaf_from_b a_cmp moved; do
+    eval "k_$f=\$(echo \"\$1\" | tr ' ' '\\n' | sed -n 's/^$f=//p')"
+  done
+}
+rm -rf gmon.out gmon.out.objects
+out=$(run ./objcalls "$w/libcb.so" "$w/libfill.so") && ocalls "$out"
+python3 "$here/arcs.py" $m32 gmon.out > plain.arcs
+[ ! -e gmon.out.objects ] && [ -s plain.arcs ] && [ "$k_a_leaf" = 800006 ]
+say $? "objects' calls: without LIBPROF_OBJECTS, gmon.out alone, $(wc -l < plain.arcs) arcs of the program"
+rm -rf gmon.out gmon.out.objects
+out=$(LIBPROF_OBJECTS=1 run ./objcalls "$w/libcb.so" "$w/libfill.so") && ocalls "$out"
+python3 "$here/arcs.py" $m32 gmon.out > objects.arcs
+cmp -s plain.arcs objects.arcs
+say $? "objects' calls: with LIBPROF_OBJECTS=1 the program's gmon.out has the same arcs"
+ga=$($g -b -p libca.so $(files gmon.out libca.so) 2> /dev/null | awk '$NF == "a_leaf" && NF == 7 {print $4}')
+gb=$($g -b -p libcb.so $(files gmon.out libcb.so) 2> /dev/null | awk '$NF == "b_leaf" && NF == 7 {print $4}')
+[ "$ga" = "$k_a_leaf" ] && [ "$gb" = "$k_b_leaf" ] && [ "$(files gmon.out libcb.so | wc -l)" = 1 ]
+say $? "objects' calls: GNU gprof on libca.so's file: a_leaf $ga (program: $k_a_leaf); on libcb.so's (opened twice, moved=$k_moved, one file): b_leaf $gb ($k_b_leaf)"
+if [ -x /usr/bin/gprof ]; then
+  f=$(files gmon.out libca.so)
+  "$G" -b libca.so $f > ours.txt 2>&1; /usr/bin/gprof -b libca.so $f > gnu.txt 2>&1
+  cmp -s ours.txt gnu.txt
+  say $? "objects' calls: our gprof reads a library's file as GNU gprof does (outside callers dropped)"
+fi
+"$G" --objects --json=- objcalls gmon.out 2> /dev/null | python3 "$here/arcs.py" --json > all.graph
+objcalls_arcs all.graph; ok=$?
+[ "$(awk -F'|' '$1 == "[libc.so.6]" && $2 == "a_cmp [libca.so]" {s += $3} END {print s + 0}' all.graph)" = "$k_a_cmp" ] || ok=1
+# (the program's own arcs vary: clang inlines run)
+[ "$(grep -c '\[lib' all.graph)" = 7 ] || ok=1
+say $ok "objects' calls: --objects: worker_a -> a_work [libca.so] $k_a_work, a_work -> a_leaf $k_a_leaf, worker_b -> b_work [libcb.so] $k_b_work, b_work -> b_leaf $k_b_leaf, b_work -> a_leaf [libca.so] $k_a_leaf_from_b, [libc.so.6] -> a_cmp [libca.so] $k_a_cmp: every arc exact, none other"
+rm -rf gmon.out gmon.out.objects
+out=$(LIBPROF_OBJECTS=1 run ./objcalls "$w/libcb.so" "$w/libfill.so" snap snap.out) && ocalls "$out"
+[ "$($g -b -p libca.so $(files snap.out libca.so) 2> /dev/null | awk '$NF == "a_leaf" && NF == 7 {print $4}')" = "$k_a_leaf" ] \
+  && [ -z "$(files snap.out libcb.so)" ]
+say $? "objects' calls: a snapshot after the calls into libca has a_leaf's $k_a_leaf, no libcb yet"

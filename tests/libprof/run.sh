@@ -281,6 +281,22 @@ if make -C "$top" install DESTDIR="$st" prefix=/usr > install.log 2>&1; then
       && readelf -d snap_inst | grep -q 'NEEDED.*libprof.so.1' \
       && [ "$(calls snap_inst dump.out phase1)" = 1000 ] && [ "$(calls snap_inst gmon.out phase2)" = 1000 ]
     say $? "installed tree: built with \$(pkg-config --cflags --libs libprof) = $flags, runs against libprof.so.1"
+    # the objects test program (objcalls.sh) built the same way: each
+    # library's file, its counts, the arcs across objects
+    cc -O1 -g -pg -shared -fPIC -DLIB_A "$here/objcalls_lib.c" -o libca.so \
+      && cc -O1 -g -pg -shared -fPIC -DLIB_B "$here/objcalls_lib.c" -o libcb.so -L. -lca \
+      && echo 'int fill(void) { return 5; }' > fill.c && cc -O1 -shared -fPIC fill.c -o libfill.so \
+      && cc -O1 "$here/objcalls.c" -o objcalls_inst -L. -lca $flags -lpthread -ldl -Wl,-rpath,"$w"
+    rm -rf gmon.out gmon.out.objects
+    out=$(LIBPROF_OBJECTS=1 LD_LIBRARY_PATH="$lib" ./objcalls_inst "$w/libcb.so" "$w/libfill.so")
+    for f in a_work a_leaf b_work b_leaf a_leaf_from_b; do
+      eval "k_$f=\$(echo \"\$out\" | tr ' ' '\\n' | sed -n 's/^$f=//p')"
+    done
+    ga=$("$G" -b -p libca.so $(files gmon.out libca.so) | awk '$NF == "a_leaf" && NF == 7 {print $4}')
+    "$G" --objects --json=- objcalls_inst gmon.out | python3 "$here/arcs.py" --json > inst.graph
+    readelf -d objcalls_inst | grep -q 'NEEDED.*libprof.so.1' && [ "$k_a_leaf" = 800006 ] && [ "$ga" = "$k_a_leaf" ] \
+      && [ -n "$(files gmon.out libcb.so)" ] && objcalls_arcs inst.graph
+    say $? "installed tree: objcalls.c built with pkg-config's flags, LIBPROF_OBJECTS=1: libca's file has a_leaf's $ga calls, every arc across objects exact"
   else
     say 1 "pkg-config is not installed (the README's Quick start installs it)"
   fi
