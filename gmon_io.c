@@ -498,6 +498,20 @@ void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename)
 /* GNU's gmon.sum header carries, in its spare bytes, the high pc (8 bytes)
    and count (4 bytes) of the last histogram header it read, little-endian
    whatever the target: reproduced so the files compare equal. */
+void gmon_put_hist_head(GmonOut *out, const HistSet *hs, const Hist *h)
+{
+  genc_put_u8(out, GMON_TAG_TIME_HIST);
+  genc_put_addr(out, h->lowpc);
+  genc_put_addr(out, h->highpc);
+  genc_put_u32(out, h->nbins);
+  genc_put_u32(out, (uint32_t)hs->hz);
+  char dim[HIST_DIMEN_LEN];
+  memset(dim, 0, sizeof dim);
+  memcpy(dim, hs->dimen, HIST_DIMEN_LEN);
+  genc_put_bytes(out, dim, HIST_DIMEN_LEN);
+  genc_put_u8(out, (unsigned char)hs->dimen_abbrev);
+}
+
 void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
 {
   AtomicFile af;
@@ -513,16 +527,7 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
   const HistSet *hs = &p->hist;
   for (size_t i = 0; i < hs->nrecs; i++) {
     const Hist *h = &hs->recs[i];
-    genc_put_u8(&out, GMON_TAG_TIME_HIST);
-    genc_put_addr(&out, h->lowpc);
-    genc_put_addr(&out, h->highpc);
-    genc_put_u32(&out, h->nbins);
-    genc_put_u32(&out, (uint32_t)hs->hz);
-    char dim[HIST_DIMEN_LEN];
-    memset(dim, 0, sizeof dim);
-    memcpy(dim, hs->dimen, HIST_DIMEN_LEN);
-    genc_put_bytes(&out, dim, HIST_DIMEN_LEN);
-    genc_put_u8(&out, (unsigned char)hs->dimen_abbrev);
+    gmon_put_hist_head(&out, hs, h);
     for (uint32_t k = 0; k < h->nbins; k++) genc_put_n(&out, h->bins[k] & 0xffff, 2);
   }
   cg_write_arcs(&p->arc_recs, syms, &out);

@@ -59,4 +59,7 @@ void gmon_finish(Profile *p);
 /* Writes FILENAME; on failure prints "gprof: FILENAME: reason" and exits 1,
    leaving any old file untouched. */
 void gmon_out_write(Profile *p, const SymTab *syms, const char *filename);
+/* A histogram record's tag and header (H's range and bin count, HS's rate and
+   dimension), in OUT's encoding; its bins follow. */
+void gmon_put_hist_head(GmonOut *out, const HistSet *hs, const Hist *h);
 #endif

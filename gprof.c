@@ -414,8 +414,10 @@ static void analyse(Run *r)
   if (((export_needs(&r->exports) & EXPORT_NEEDS_STACKS) || opt.stack_times) && !r->stacks.present)
     no_stacks(r);
   hist_range(&prof->hist, &cg_lo, &cg_hi);
+  if (r->objs.n && (r->style & STYLE_SUM)) objects_want_sum(&r->objs);
   if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian))
     prof->have_hist = 1;
+  if (r->objs.n && (r->style & STYLE_SUM)) objects_write_sum(&r->objs, "gmon.sum");
   if (prof->have_hist) hist_assign_samples(&prof->hist, &r->syms);
   if (r->objs.n) objects_settle(&r->objs, &r->syms);
   if (r->objs.n && objects_add_arcs(&r->objs, &prof->cg, opt.keep_arcs ? &prof->arc_recs : NULL,

@@ -569,7 +569,163 @@ typedef struct {
   const Obj *ob;
   const ObjManifest *mf;
   int narrow;                   /* the file's addresses are 4 bytes */
+  struct ObjSum *sum;           /* -s: the object's sum, or NULL */
 } ArcSink;
+
+/* ---- -s: an object's files summed ---- */
+
+typedef struct {
+  vma_t from, self;
+  uint64_t count;
+} SumArc;
+
+struct ObjSum {
+  SumArc *arcs;                 /* as read: summed when written */
+  size_t n, cap;
+  char *bytes;                  /* the file, encoded */
+  size_t len;
+};
+
+void objects_want_sum(Objects *o)
+{
+  if (!o->sums) o->sums = xcalloc(o->n ? o->n : 1, sizeof *o->sums);
+}
+
+/* An arc of the file being read, its caller renumbered: an outside
+   caller names an object by its number in the run's manifest, which
+   becomes its place in O plus one (the program stays 0; a number the
+   manifest does not name becomes none). */
+static void sum_arc(const ArcSink *a, vma_t from, vma_t self, uint64_t count)
+{
+  if (a->narrow ? LIBPROF_CALLER32(from) : LIBPROF_CALLER(from)) {
+    unsigned long n = a->narrow ? CALLER_OBJ32(from) : CALLER_OBJ(from);
+    unsigned long none = a->narrow ? CALLER_NONE32 : CALLER_NONE, to = n ? none : 0;
+    for (size_t i = 0; n && n != none && i < a->mf->len; i++)
+      if (a->mf->v[i].n == n) to = (unsigned long)a->mf->v[i].obj + 1;
+    if (a->narrow)              /* 255 objects at most there (libprof's limit too) */
+      from = (vma_t)1 << 31 | (vma_t)(to > 254 ? none : to) << 23 | CALLER_ADDR32(from);
+    else
+      from = (vma_t)1 << 62 | (vma_t)to << 40 | CALLER_ADDR(from);
+  }
+  struct ObjSum *s = a->sum;
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 256;
+    s->arcs = xrealloc(s->arcs, s->cap * sizeof *s->arcs);
+  }
+  s->arcs[s->n++] = (SumArc){ from, self, count };
+}
+
+static int sum_arc_cmp(const void *x, const void *y)
+{
+  const SumArc *a = x, *b = y;
+  if (a->self != b->self) return a->self < b->self ? -1 : 1;
+  if (a->from != b->from) return a->from < b->from ? -1 : 1;
+  return 0;
+}
+
+/* OB's sum S encoded as a profile in its own layout (ENC): the build-id
+   in the header's spare bytes, as libprof writes it; histogram records
+   as summed, a bin over 65535 carried into further records over the same
+   range (gprof, GNU's too, adds them); then the arcs, one per caller and
+   callee, a count over 32 bits in several records. */
+static void sum_encode(const Obj *ob, struct ObjSum *s, const Profile *p)
+{
+  FILE *f = open_memstream(&s->bytes, &s->len);
+  if (!f) msg_fatal("%s\n", strerror(errno));
+  GmonOut out = { f, &p->enc };
+  genc_put_bytes(&out, GMON_MAGIC, 4);
+  genc_put_u32(&out, GMON_VERSION);
+  unsigned char spare[12] = { 0 };
+  if (ob->idlen) {
+    memcpy(spare, GMON_BUILD_ID_TAG, 4);
+    memcpy(spare + 4, ob->id, ob->idlen < GMON_BUILD_ID_LEN ? ob->idlen : GMON_BUILD_ID_LEN);
+  }
+  genc_put_bytes(&out, spare, sizeof spare);
+  const HistSet *hs = &p->hist;
+  for (size_t i = 0; i < hs->nrecs; i++) {
+    const Hist *h = &hs->recs[i];
+    for (uint64_t done = 0, more = 1; more; done += 65535) {
+      more = 0;
+      gmon_put_hist_head(&out, hs, h);
+      for (uint32_t k = 0; k < h->nbins; k++) {
+        uint64_t left = h->bins[k] > done ? h->bins[k] - done : 0;
+        if (left > 65535) more = 1;
+        genc_put_n(&out, left > 65535 ? 65535 : left, 2);
+      }
+    }
+  }
+  if (s->n) qsort(s->arcs, s->n, sizeof *s->arcs, sum_arc_cmp);
+  for (size_t i = 0; i < s->n;) {
+    SumArc a = s->arcs[i++];
+    while (i < s->n && s->arcs[i].from == a.from && s->arcs[i].self == a.self)
+      a.count += s->arcs[i++].count;
+    for (uint64_t c = a.count; c; ) {
+      uint32_t part = c > 0xffffffffu ? 0xffffffffu : (uint32_t)c;
+      genc_put_u8(&out, GMON_TAG_CG_ARC);
+      genc_put_addr(&out, a.from);
+      genc_put_addr(&out, a.self);
+      genc_put_u32(&out, part);
+      c -= part;
+    }
+  }
+  free(s->arcs);
+  s->arcs = NULL;
+  s->n = s->cap = 0;
+  if (fclose(f) != 0) msg_fatal("%s\n", strerror(errno));
+}
+
+/* NAME's bytes (LEN) written whole, or an error and exit 1. */
+static void write_whole(const char *name, const char *bytes, size_t len)
+{
+  AtomicFile af;
+  int err = atomic_open(&af, name);
+  if (err) msg_fatal("%s: %s\n", name, strerror(err));
+  if (len) fwrite(bytes, 1, len, af.f);
+  err = atomic_commit(&af);
+  if (err) msg_fatal("%s: %s\n", name, strerror(err));
+}
+
+void objects_write_sum(Objects *o, const char *sum)
+{
+  if (!o->sums) return;
+  size_t dl = strlen(sum) + sizeof ".objects";
+  char *dir = xmalloc(dl);
+  snprintf(dir, dl, "%s.objects", sum);
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) msg_fatal("%s: %s\n", dir, strerror(errno));
+  char *man = NULL;
+  size_t manlen = 0;
+  FILE *m = open_memstream(&man, &manlen);
+  if (!m) msg_fatal("%s\n", strerror(errno));
+  fprintf(m, "libprof-objects 1\n# file build-id load-base text-start text-end path "
+          "(summed by gprof -s: no load base)\n");
+  for (size_t k = 0; k < o->n; k++) {
+    const Obj *ob = &o->v[k];
+    struct ObjSum *s = &o->sums[k];
+    if (ob->stacks_only || !s->bytes) continue;
+    const char *b = strrchr(ob->path, '/');
+    b = b ? b + 1 : ob->path;
+    char file[64];
+    snprintf(file, sizeof file, "%zu-", k + 1);
+    size_t nl = strlen(dir) + strlen(file) + strlen(b) + 2;
+    char *name = xmalloc(nl);
+    snprintf(name, nl, "%s/%s%s", dir, file, b);
+    write_whole(name, s->bytes, s->len);
+    free(name);
+    fprintf(m, "%s%s ", file, b);
+    if (!ob->idlen) fputc('-', m);
+    for (size_t i = 0; i < ob->idlen; i++) fprintf(m, "%02x", ob->id[i]);
+    fprintf(m, " 0 %llx %llx %s\n", (unsigned long long)ob->text_lo,
+            (unsigned long long)ob->text_hi, ob->path);
+  }
+  if (fclose(m) != 0) msg_fatal("%s\n", strerror(errno));
+  size_t ml = dl + sizeof "/manifest";
+  char *mname = xmalloc(ml);
+  snprintf(mname, ml, "%s/manifest", dir);
+  write_whole(mname, man, manlen);
+  free(mname);
+  free(man);
+  free(dir);
+}
 
 /* One arc record of an object's file: a caller inside the object as the
    callee, shifted by its base; an outside caller decoded (the program, an
@@ -579,6 +735,7 @@ static void take_arc(void *arg, vma_t from, vma_t self, uint64_t count)
 {
   ArcSink *a = arg;
   const Obj *ob = a->ob;
+  if (a->sum && count) sum_arc(a, from, self, count);
   if (self < ob->text_lo || self >= ob->text_hi || !count) return;
   if (a->narrow ? LIBPROF_CALLER32(from) : LIBPROF_CALLER(from)) {
     unsigned long n = a->narrow ? CALLER_OBJ32(from) : CALLER_OBJ(from);
@@ -627,7 +784,7 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
     } else {                    /* the program's (same process) */
       gmon_init(&p, addr_size, big_endian);
     }
-    ArcSink sink = { o, ob, NULL, p.enc.addr_size == 4 };
+    ArcSink sink = { o, ob, NULL, p.enc.addr_size == 4, o->sums ? &o->sums[k] : NULL };
     cx.arc_sink = take_arc;
     cx.arc_arg = &sink;
     for (size_t i = 0; i < ob->nfiles; i++) {
@@ -635,6 +792,7 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
       gmon_out_read(&p, &cx, ob->files[i]);
     }
     gmon_finish(&p);
+    if (sink.sum) sum_encode(ob, sink.sum, &p);
     if (p.have_hist && p.hist.nrecs) {
       hist_append_shifted(hs, &p.hist, ob->base);
       added = 1;

@@ -25,6 +25,7 @@ typedef struct {
   size_t nman;
   ObjArc *arcs;                 /* the objects' arcs, as read */
   size_t narcs, arcs_cap;
+  struct ObjSum *sums;          /* -s: each object's files summed (objects_want_sum) */
 } Objects;
 
 /* Reads the manifests beside FILES[0..NFILES), opens each object (a bad
@@ -56,6 +57,15 @@ void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t
    layout (ADDR_SIZE, BIG_ENDIAN).  Returns whether any record was
    added. */
 int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian);
+/* -s: objects_read_hist also sums each object's files, in its own
+   address space, for objects_write_sum.  Before objects_read_hist. */
+void objects_want_sum(Objects *o);
+/* After objects_read_hist: SUM.objects/ gets a profile per object, the
+   sum of its files (histograms added, arcs added per caller and callee;
+   a caller in another object renumbered for the new manifest), and a
+   manifest naming them, written last; each file whole or not at all.
+   An error: the file's name and errno's text, exit 1 (as gmon.sum's). */
+void objects_write_sum(Objects *o, const char *sum);
 /* After hist_assign_samples: each object's gap symbols become one row
    (the first), the others leave the table's tail.  The arcs' ends are
    found before and follow their symbols. */

@@ -227,6 +227,14 @@ objcalls_arcs all.graph; ok=$?
 # (the program's own arcs vary: clang inlines run)
 [ "$(grep -c '\[lib' all.graph)" = 7 ] || ok=1
 say $ok "objects' calls: --objects: worker_a -> a_work [libca.so] $k_a_work, a_work -> a_leaf $k_a_leaf, worker_b -> b_work [libcb.so] $k_b_work, b_work -> b_leaf $k_b_leaf, b_work -> a_leaf [libca.so] $k_a_leaf_from_b, [libc.so.6] -> a_cmp [libca.so] $k_a_cmp: every arc exact, none other"
+# -s --objects: the run summed with itself, per object, callers in other
+# objects renumbered in this target's encoding
+rm -rf gmon.sum gmon.sum.objects
+"$G" -s --objects objcalls gmon.out gmon.out > /dev/null 2> sum.err
+"$G" --objects --json=- objcalls gmon.sum 2> /dev/null | python3 "$here/arcs.py" --json > sum.graph
+awk -F'|' '{print $1 "|" $2 "|" 2 * $3}' all.graph | sort > twice.graph
+sort sum.graph | cmp -s - twice.graph && [ ! -s sum.err ]
+say $? "objects' calls: -s --objects sums every object: each arc of --objects twice over gmon.out with itself $(cat sum.err)"
 rm -rf gmon.out gmon.out.objects
 out=$(LIBPROF_OBJECTS=1 run ./objcalls "$w/libcb.so" "$w/libfill.so" snap snap.out) && ocalls "$out"
 [ "$($g -b -p libca.so $(files snap.out libca.so) 2> /dev/null | awk '$NF == "a_leaf" && NF == 7 {print $4}')" = "$k_a_leaf" ] \

@@ -87,6 +87,29 @@ LIBPROF_OBJECTS=1 run objcalls "$w/libcb.so" "$w/libfill.so" die 2> /dev/null
   && [ "$(gnu_calls gmon.out libca.so a_leaf)" = "$k_a_leaf" ]
 say $? "SIGTERM: status $st, every object's file written with its counts"
 
+# ---- -s --objects: each object's files summed beside gmon.sum, its
+# callers in other objects renumbered for the new manifest ----
+rm -rf gmon.out gmon.out.* r1.out r1.out.objects gmon.sum gmon.sum.objects
+LIBPROF_OBJECTS=1 run objcalls "$w/libcb.so" "$w/libfill.so"
+mv gmon.out r1.out && mv gmon.out.objects r1.out.objects
+s_a_leaf=$k_a_leaf s_b_leaf=$k_b_leaf s_from_b=$k_a_leaf_from_b s_a_work=$k_a_work
+LIBPROF_OBJECTS=1 run objcalls "$w/libcb.so" "$w/libfill.so"
+"$G" -s --objects objcalls r1.out gmon.out > /dev/null 2> sum.err
+"$G" --objects -b objcalls r1.out gmon.out > two.txt 2>&1
+"$G" --objects -b objcalls gmon.sum > one.txt 2>&1
+# and gmon.sum summed again with the first run (reads gmon.sum.objects)
+"$G" -s --objects objcalls gmon.sum r1.out > /dev/null 2>> sum.err
+graph objcalls gmon.sum > sum.graph
+ok=0
+[ ! -s sum.err ] || ok=1
+cmp -s two.txt one.txt || ok=1     # every object's samples and calls
+[ "$(gnu_calls gmon.sum libca.so a_leaf)" = $((2 * s_a_leaf + k_a_leaf)) ] || ok=1
+[ "$(gnu_calls gmon.sum libcb.so b_leaf)" = $((2 * s_b_leaf + k_b_leaf)) ] || ok=1
+[ "$(files gmon.sum libca.so | wc -l)" = 1 ] || ok=1
+[ "$(arc sum.graph worker_a 'a_work [libca.so]')" = $((2 * s_a_work + k_a_work)) ] || ok=1
+[ "$(arc sum.graph 'b_work [libcb.so]' 'a_leaf [libca.so]')" = $((2 * s_from_b + k_a_leaf_from_b)) ] || ok=1
+say $ok "-s --objects: gmon.sum.objects/ sums each object (the report of gmon.sum that of the two runs; a_leaf $((2 * s_a_leaf + k_a_leaf)) in GNU gprof, b_work [libcb.so] -> a_leaf [libca.so] $((2 * s_from_b + k_a_leaf_from_b)) in --objects) $(cat sum.err)"
+
 # ---- with LIBPROF_STACKS too: the stacks name the manifest's objects and
 # others (the C library: objects_add), the arcs and the text unchanged ----
 cat > spin.c <<'EOF2'
