@@ -237,7 +237,7 @@ void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FIL
   if (bounded_overrun(&in)) {
     fflush(out);
     fflush(stdout);
-    fprintf(stderr, "%s: %s: no end of file after %llu bytes\n", opt.whoami, path,
+    fprintf(stderr, "%s: %s: no end of file after %llu bytes\n", util_name(), path,
             (unsigned long long)ANN_SOURCE_MAX);
   }
   if (in.f != in.raw) fclose(in.f);     /* the caller closes SRC */
@@ -324,7 +324,7 @@ int ann_print_source(const SymTab *tab, int separator)
       int e = errno;
       fflush(stdout);
       if (e == ENOENT || e == 0)
-        fprintf(stderr, "%s: could not locate `%s'\n", opt.whoami, f->path);
+        fprintf(stderr, "%s: could not locate `%s'\n", util_name(), f->path);
       else
         fprintf(stderr, "%s: %s\n", f->path, strerror(e));
       continue;

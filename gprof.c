@@ -141,7 +141,7 @@ static void usage(FILE *f, int status)
     "\t[--version] [--width=n] [--ignore-non-functions]\n"
     "\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
     "\t[image-file] [profile-file...]\n",
-    opt.whoami);
+    util_name());
   if (status == 0) {            /* --help: our own long options too */
     fprintf(f, "Exports (long options only; FILE \"-\" is standard output, which then\n"
                "holds only that):\n");
@@ -293,7 +293,7 @@ static void parse_options(Run *r, int argc, char **argv)
       else if (!strcmp(optarg, "prof")) o->file_format = FF_PROF;
       else {
         /* sic: GNU prints the argument first and the program name last */
-        fprintf(stderr, "%s: unknown file format %s\n", optarg, o->whoami);
+        fprintf(stderr, "%s: unknown file format %s\n", optarg, util_name());
         exit(1);
       }
       break;
@@ -526,9 +526,8 @@ int main(int argc, char **argv)
 {
   static Run run;               /* zeroed: no stage has run */
   Run *r = &run;
-  options_for_startup()->whoami = argv[0];
+  util_set_name(argv[0]);       /* what messages start with */
   expandargv(&argc, &argv);     /* @FILE: options read from FILE */
-  util_set_name(argv[0]);
   /* reports run to tens of megabytes: write them in large blocks */
   static char outbuf[1 << 16];
   setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);

@@ -25,7 +25,6 @@ typedef struct {
   int debug;                    /* DBG_* bits */
   int objects;                  /* --objects: other objects' profiles too */
   int stack_times;              /* --stack-times: measured inclusive time */
-  const char *whoami;           /* argv[0], which messages start with */
 } Options;
 
 enum { FF_AUTO, FF_BSD, FF_44BSD, FF_MAGIC, FF_PROF };

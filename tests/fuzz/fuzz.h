@@ -28,7 +28,6 @@ static inline Options *fuzz_options(void)
     if (!freopen("/dev/null", "w", stdout)) abort();
   }
   memset(o, 0, sizeof *o);
-  o->whoami = "gprof";
   o->demangle = 1;
   o->width = 80;
   o->table_length = 10;

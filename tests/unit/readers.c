@@ -179,7 +179,7 @@ static void check_merge(int as, int be)
 int main(void)
 {
   char err[512];
-  options_for_startup()->whoami = "gprof";
+  util_set_name("gprof");
   sym_id_init(&specs);
   make_symtab();
   gnu_file(8, 0); check_gnu("64-bit little-endian");
