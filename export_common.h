@@ -13,6 +13,7 @@
 #include "cg_arcs.h"
 #include "call_graph.h"
 #include "stacks.h"
+#include "stack_times.h"
 
 /* What the exports are given: the driver's state after the analysis. */
 typedef struct {
@@ -27,6 +28,9 @@ typedef struct {
   const Stacks *stacks;         /* libprof's sampled stacks, resolved, or NULL
                                    when there are none or no requested
                                    export reads them */
+  const StackTimes *stack_times; /* --stack-times: the measured times (the
+                                   driver's, made once for the text report
+                                   too), or NULL when not asked for */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */

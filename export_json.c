@@ -367,38 +367,37 @@ static void write_stack_times(Json *J)
 {
   FILE *f = J->f;
   key(f, "stack_times", 0);
-  if (!opt.stack_times || !J->in->stacks) {
+  const StackTimes *t = J->in->stack_times;
+  if (!t) {
     fputs("null", f);
     return;
   }
-  StackTimes t;
-  stack_times_compute(&t, J->in->stacks, J->in->cg, J->hz);
   putc('{', f);
-  key(f, "rate", 1); NUM(t.hz);
-  key(f, "samples", 0); u64(f, t.total);
-  key(f, "seconds", 0); NUM((double)t.total / t.hz);
+  key(f, "rate", 1); NUM(t->hz);
+  key(f, "samples", 0); u64(f, t->total);
+  key(f, "seconds", 0); NUM((double)t->total / t->hz);
   key(f, "functions", 0); putc('[', f);
-  for (size_t i = 0; i < t.nfuncs; i++) {
-    const StFunc *s = &t.funcs[i];
+  for (size_t i = 0; i < t->nfuncs; i++) {
+    const StFunc *s = &t->funcs[i];
     if (i) putc(',', f);
     putc('{', f);
     key(f, "name", 1); STR(s->sym->name);
     key(f, "display", 0); STR(sym_label(J->in->tab, s->sym));
-    key(f, "measured_seconds", 0); NUM((double)s->incl / t.hz);
-    key(f, "measured_self_seconds", 0); NUM((double)s->self / t.hz);
+    key(f, "measured_seconds", 0); NUM((double)s->incl / t->hz);
+    key(f, "measured_self_seconds", 0); NUM((double)s->self / t->hz);
     key(f, "estimated_seconds", 0);
     if (s->est < 0) fputs("null", f); else NUM(s->est);
     putc('}', f);
   }
   putc(']', f);
   key(f, "arcs", 0); putc('[', f);
-  for (size_t i = 0; i < t.narcs; i++) {
-    const StArc *a = &t.arcs[i];
+  for (size_t i = 0; i < t->narcs; i++) {
+    const StArc *a = &t->arcs[i];
     if (i) putc(',', f);
     putc('{', f);
     key(f, "caller", 1); STR(a->caller->name);
     key(f, "callee", 0); STR(a->callee->name);
-    key(f, "measured_seconds", 0); NUM((double)a->incl / t.hz);
+    key(f, "measured_seconds", 0); NUM((double)a->incl / t->hz);
     key(f, "estimated_seconds", 0);
     if (a->est < 0) fputs("null", f); else NUM(a->est);
     key(f, "calls", 0);
@@ -407,7 +406,6 @@ static void write_stack_times(Json *J)
   }
   putc(']', f);
   putc('}', f);
-  stack_times_free(&t);
 }
 
 void export_json(FILE *f, const ExportInput *in)

@@ -211,6 +211,8 @@ typedef struct {
   Objects objs;
   Stacks stacks;                /* read when an export needs them */
   Profile prof;
+  StackTimes times;             /* --stack-times: made once, for the text
+                                   report and --json */
   int flat, graph, exec;        /* the reports chosen */
 } Run;
 
@@ -405,7 +407,7 @@ static void read_profiles(Run *r)
 }
 
 /* Stage 4: the analysis, samples to symbols and the call graph (-c
-   scans the program's histogram range only). */
+   scans the program's histogram range only), and --stack-times' table. */
 static void analyse(Run *r)
 {
   Profile *prof = &r->prof;
@@ -429,6 +431,9 @@ static void analyse(Run *r)
   }
   /* no symbol moves any more: each frame's function */
   if (r->stacks.present) stacks_resolve(&r->stacks, &r->syms);
+  /* once, for the text report and --json alike */
+  if (opt.stack_times)
+    stack_times_compute(&r->times, &r->stacks, prof->have_arcs ? &prof->cg : NULL, prof->hist.hz);
 }
 
 /* Stage 5: the reports to print: those asked for or, when none was, the
@@ -469,7 +474,8 @@ static int write_exports(Run *r)
                      prof->have_hist ? &prof->hist : NULL,
                      prof->have_arcs ? &prof->cg : NULL,
                      opt.keep_arcs ? &prof->arc_recs : NULL,
-                     r->stacks.present ? &r->stacks : NULL };
+                     r->stacks.present ? &r->stacks : NULL,
+                     opt.stack_times ? &r->times : NULL };
   export_write_all(ex, &in);
   return nout != 0;
 }
@@ -511,14 +517,11 @@ static void print_reports(Run *r)
   if (r->style & STYLE_FUNC_ORDER) cg_print_function_ordering(cg, syms);
   if (r->style & STYLE_FILE_ORDER) cg_print_file_ordering(cg, syms, r->map.files, r->map.nfiles);
   if (opt.stack_times) {        /* ours, after all of GNU's */
-    StackTimes t;
-    stack_times_compute(&t, &r->stacks, prof->have_arcs ? cg : NULL, hz);
     if (printed) printf("\f\n");
     char *file = xmalloc(strlen(r->files[0]) + 8);
     sprintf(file, "%s.stacks", r->files[0]);
-    stack_times_print(&t, syms, file);
+    stack_times_print(&r->times, syms, file);
     free(file);
-    stack_times_free(&t);
   }
 }
 
