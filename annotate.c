@@ -24,7 +24,7 @@ static int cmp_src(const void *a, const void *b)
   return (x->line > y->line) - (x->line < y->line);
 }
 
-void ann_print_exec_counts(const SymTab *tab)
+void ann_print_exec_counts(const SymTab *tab, const Options *o)
 {
   SrcPos *v = xmalloc((tab->len + 1) * sizeof *v);
   size_t n = 0;
@@ -39,13 +39,13 @@ void ann_print_exec_counts(const SymTab *tab)
   for (size_t i = 0; i < n; i++) {
     Sym *s = v[i].s;
     const char *path = v[i].path ? v[i].path : "<unknown>";
-    if (opt.zeros || s->ncalls)
+    if (o->zeros || s->ncalls)
       printf("%s:%d: (%s:0x%llx) %llu executions\n", path, v[i].line, s->name,
              (unsigned long long)s->addr, (unsigned long long)s->ncalls);
     /* -l: then the symbol's basic blocks, under its position; -m does not
        apply */
     for (unsigned k = 0; k < s->nbb; k++)
-      if (opt.zeros || s->bb_count[k])  /* like the symbol's own line */
+      if (o->zeros || s->bb_count[k])  /* like the symbol's own line */
         printf("%s:%d: (%s:0x%llx) %llu executions\n", path, v[i].line, s->name,
              (unsigned long long)s->bb_addr[k], (unsigned long long)s->bb_count[k]);
   }
@@ -132,7 +132,7 @@ static void ann_merge(AnnFile *f)
    Returns 0 for a line left blank.  The last count carries over from line
    to line, and from file to file. */
 
-static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
+static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len, const Options *o)
 {
   const Sym *s = lc->first;
   size_t n = 0;
@@ -144,7 +144,7 @@ static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
     ADD(lc->count);             /* the calls of all functions on the line */
     c->last = shown = total = lc->count;
     have_shown = have = 1;
-  } else if (opt.all_lines && s->nbb && (s->bb_addr[0] > s->addr || lc->nsyms > 1)) {
+  } else if (o->all_lines && s->nbb && (s->bb_addr[0] > s->addr || lc->nsyms > 1)) {
     ADD(c->last);
     shown = total = c->last;
     have_shown = have = 1;
@@ -153,19 +153,19 @@ static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
     c->last = s->bb_count[k];
     have = 1;
     total += c->last;
-    if (opt.all_lines && have_shown && c->last == shown) continue;
+    if (o->all_lines && have_shown && c->last == shown) continue;
     ADD(c->last);
     shown = c->last;
     have_shown = 1;
   }
-  if (opt.all_lines && !n) {
+  if (o->all_lines && !n) {
     ADD(c->last);
     total = c->last;
     have = 1;
   }
 #undef ADD
   if (!have) return 0;
-  if (total < opt.min_count) snprintf(buf, len, "#####");
+  if (total < o->min_count) snprintf(buf, len, "#####");
   return 1;
 }
 
@@ -179,7 +179,7 @@ static int line_text(const LineCount *lc, AnnCarry *c, char *buf, size_t len)
    directory or an empty file), the total all the file's counts; -t 0
    leaves the "Top" block out. */
 void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FILE *out,
-                    int header, AnnCarry *carry)
+                    int header, AnnCarry *carry, const Options *o)
 {
   AnnCarry own = { 0 };
   if (!carry) carry = &own;
@@ -205,10 +205,10 @@ void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FIL
              digits, or a long -l list, loses the arrow */
           char pre[64 * (SYM_NBBS + 2)];
           int shown = 1;
-          if (opt.line) {
-            shown = line_text(&v[k], carry, pre, sizeof pre - 8);
+          if (o->line) {
+            shown = line_text(&v[k], carry, pre, sizeof pre - 8, o);
             if (shown) strcat(pre, " -> ");
-          } else if (v[k].count >= opt.min_count) {
+          } else if (v[k].count >= o->min_count) {
             snprintf(pre, sizeof pre, "%12llu -> ", (unsigned long long)v[k].count);
           } else {
             snprintf(pre, sizeof pre, "%12s -> ", "#####");
@@ -237,7 +237,7 @@ void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FIL
   if (bounded_overrun(&in)) {
     fflush(out);
     fflush(stdout);
-    fprintf(stderr, "%s: %s: no end of file after %llu bytes\n", opt.whoami, path,
+    fprintf(stderr, "%s: %s: no end of file after %llu bytes\n", util_name(), path,
             (unsigned long long)ANN_SOURCE_MAX);
   }
   if (in.f != in.raw) fclose(in.f);     /* the caller closes SRC */
@@ -250,7 +250,7 @@ void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FIL
     if (v[i].count) top[nt++] = v[i];
   }
   qsort(top, nt, sizeof *top, cmp_top_lines);
-  int want = opt.table_length;
+  int want = o->table_length;
   if (want > 0) {                /* -t 0 (or less): no such table */
     fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", want);
     for (size_t i = 0; i < nt && (int)i < want; i++)
@@ -276,7 +276,7 @@ static int cmp_sym_path(const void *a, const void *b)
   return (x->sym > y->sym) - (x->sym < y->sym);
 }
 
-int ann_print_source(const SymTab *tab, int separator)
+int ann_print_source(const SymTab *tab, int separator, const Options *o)
 {
   /* group the functions by source file (sorting, not searching: there
      may be thousands of files) */
@@ -305,7 +305,7 @@ int ann_print_source(const SymTab *tab, int separator)
       ann_note(f, src_sym_line(tab, s), s->ncalls, s);
       /* a file is listed when one of its functions was called (any
          with -z) */
-      if (s->ncalls || opt.zeros) f->has_func = 1;
+      if (s->ncalls || o->zeros) f->has_func = 1;
     }
   }
   free(sp);
@@ -317,24 +317,24 @@ int ann_print_source(const SymTab *tab, int separator)
     AnnFile *f = &files[k];
     if (!f->n || !f->has_func) continue;
     errno = 0;
-    FILE *src = src_open(f->path);
+    FILE *src = src_open(f->path, o->src_dirs);
     if (!src) {
       /* the last place tried decides: not there at all, or another
          reason (unreadable, a file where a directory should be) */
       int e = errno;
       fflush(stdout);
       if (e == ENOENT || e == 0)
-        fprintf(stderr, "%s: could not locate `%s'\n", opt.whoami, f->path);
+        fprintf(stderr, "%s: could not locate `%s'\n", util_name(), f->path);
       else
         fprintf(stderr, "%s: %s\n", f->path, strerror(e));
       continue;
     }
-    if (opt.separate_files) {
+    if (o->separate_files) {
       char *name = xmalloc(strlen(src_base_name(f->path)) + 5);
       sprintf(name, "%s-ann", src_base_name(f->path));
       FILE *out = fopen(name, "w");
       if (out) {
-        ann_print_file(f->path, f->v, f->n, src, out, 0, &carry);
+        ann_print_file(f->path, f->v, f->n, src, out, 0, &carry, o);
         fclose(out);
       } else {                  /* GNU says why (perror) and goes on */
         int e = errno;
@@ -344,7 +344,7 @@ int ann_print_source(const SymTab *tab, int separator)
       free(name);
     } else {
       if (printed || separator) printf(printed ? "\n\f\n" : "\f\n");
-      ann_print_file(f->path, f->v, f->n, src, stdout, 1, &carry);
+      ann_print_file(f->path, f->v, f->n, src, stdout, 1, &carry, o);
       printed = 1;
     }
     fclose(src);

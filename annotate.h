@@ -1,14 +1,16 @@
 /* annotate.h -- the reports over source positions: the execution-count
- * listing (-C) and the annotated source listing (-A), both to stdout. */
+ * listing (-C) and the annotated source listing (-A), both to stdout, as
+ * the Options O say (-z, -l, -x, -m, -t, -y, -I). */
 #ifndef ANNOTATE_H
 #define ANNOTATE_H
 #include "symtab.h"
+#include "options.h"
 /* One line per called function (every function with -z), in GNU's order. */
-void ann_print_exec_counts(const SymTab *tab);
+void ann_print_exec_counts(const SymTab *tab, const Options *o);
 /* The annotated source listing, to stdout (after "\f\n" when SEPARATOR)
    or, with -y, to FILE-ann files; returns whether it printed anything to
    stdout. */
-int ann_print_source(const SymTab *tab, int separator);
+int ann_print_source(const SymTab *tab, int separator, const Options *o);
 /* One annotated line: LINE's count (the calls of the functions starting
    there) and, for -l, the lowest symbol on it and how many there are. */
 typedef struct {
@@ -25,5 +27,5 @@ typedef struct { uint64_t last; } AnnCarry;
    Reads SRC to its end (at most 1 GiB of a pipe or device); does not
    close it.  CARRY may be NULL. */
 void ann_print_file(const char *path, const AnnLine *v, size_t n, FILE *src, FILE *out,
-                    int header, AnnCarry *carry);
+                    int header, AnnCarry *carry, const Options *o);
 #endif

@@ -124,14 +124,14 @@ static void read_new_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab,
   if (keep) keep_rec(keep, from_pc, self_pc, count, a);
 }
 
-void cg_kept_settle(ArcRecs *keep)
+void cg_kept_settle(ArcRecs *keep, const CallGraph *cg)
 {
   for (size_t i = 0; i < keep->nslots; i++) {
     ArcSlot *t = &keep->slot[i];
     if (t->rec && t->pending) {
       RawArc *r = &keep->v[t->rec - 1];
       r->count += t->pending;
-      arc_add_again(r->arc, t->pending);
+      arc_add_again(cg, r->arc, t->pending);
       t->pending = 0;
     }
   }
@@ -260,12 +260,12 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
   vma_t *starts = NULL, last_end = 0;
   size_t nstarts = 0;
   int by_line = 0;
-  if (opt.line) {
+  if (tab->opts.line) {
     by_line = 1;
     nstarts = tab->len;
     starts = tab->addrs;
     last_end = tab->len ? tab->base[tab->len - 1].end_addr : 0;
-  } else if (tab->core && !opt.ext_symtab && core_has_line_info(tab->core)) {
+  } else if (tab->core && !tab->opts.external && core_has_line_info(tab->core)) {
     by_line = 1;
     nstarts = line_starts(tab->core, tab, &starts, &last_end);
   }

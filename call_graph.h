@@ -36,8 +36,8 @@ size_t cg_read_arcs(CallGraph *cg, ArcRecs *keep, const SymTab *tab, const SymSp
 /* -s: passes to the records and their arcs the calls of pairs seen
    again (cg_read_arcs adds them in the hash slot, the one cache line a
    repeated pair touches: a merge of many files of one program sees the
-   same pairs over and over). */
-void cg_kept_settle(ArcRecs *keep);
+   same pairs over and over); the arcs are CG's. */
+void cg_kept_settle(ArcRecs *keep, const CallGraph *cg);
 /* An arc added to the call graph after the files were read (--objects:
    another object's), kept too, for the exports' call sites (COUNT was
    added to A already). */

@@ -16,20 +16,21 @@ int callscan_word32(const CallScan *cs, vma_t pc, uint32_t *w)
 
 void callscan_call_to(const CallScan *cs, Sym *parent, vma_t pc, vma_t dest)
 {
+  unsigned dbg = cs->syms->opts.debug;
   Sym *child = dest >= cs->lowpc && dest < cs->highpc ? sym_lookup(cs->syms, dest) : NULL;
   if (child && child->addr == dest) {
-    DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls %s\n", parent->name,
+    DBG(dbg, DBG_STATIC_CG, "static: %s at 0x%llx calls %s\n", parent->name,
         (unsigned long long)pc, child->name);
     cs->add(cs->ctx, parent, child);
   } else {
-    DBG(DBG_STATIC_CG, "static: %s at 0x%llx: no function at 0x%llx\n", parent->name,
+    DBG(dbg, DBG_STATIC_CG, "static: %s at 0x%llx: no function at 0x%llx\n", parent->name,
         (unsigned long long)pc, (unsigned long long)dest);
   }
 }
 
 void callscan_call_indirect(const CallScan *cs, Sym *parent, vma_t pc, const char *how)
 {
-  DBG(DBG_STATIC_CG, "static: %s at 0x%llx calls through %s\n", parent->name,
+  DBG(cs->syms->opts.debug, DBG_STATIC_CG, "static: %s at 0x%llx calls through %s\n", parent->name,
       (unsigned long long)pc, how);
   cs->add(cs->ctx, parent, cs->indirect);
 }

@@ -66,14 +66,14 @@ static void cycle_link(CallGraph *cg, SymTab *tab, const Dfn *dfn)
     cyc->cyc_next = s;
     cyc->top_order = s->top_order;
     cg->member_start[n] = nm;
-    DBG(DBG_CYCLE, "cycle %d: head %s, members", n, s->name);
+    DBG(cg->debug, DBG_CYCLE, "cycle %d: head %s, members", n, s->name);
     for (Sym *m = s; m; m = cg_dfn_next(dfn, m)) {   /* not the chain: no misses */
       m->cycle_num = n;
       m->cyc_head = cyc;
       cg->members[nm++] = m;
-      DBG(DBG_CYCLE, " %s", m->name);
+      DBG(cg->debug, DBG_CYCLE, " %s", m->name);
     }
-    DBG(DBG_CYCLE, "\n");
+    DBG(cg->debug, DBG_CYCLE, "\n");
   }
   cg->member_start[ncycles + 1] = nm;
   rank_arcs(cg);
@@ -140,13 +140,13 @@ static double propagate_flags(const CallGraph *cg, Sym **top, size_t n)
     sym_id_flags(s);
     s->prop_self = s->hist_time * s->prop_fract;
     print_time += s->prop_self;
-    DBG(DBG_PROP, "flags: %s time %f propself %f print_time %f\n", s->name,
+    DBG(cg->debug, DBG_PROP, "flags: %s time %f propself %f print_time %f\n", s->name,
         s->hist_time, s->prop_self, print_time);
   }
   return print_time;
 }
 
-static void propagate_time(Sym *parent)
+static void propagate_time(const CallGraph *cg, Sym *parent)
 {
   /* a function that passes no time on collects none either (GNU: its
      flat-profile total then shows only its own time) */
@@ -177,7 +177,7 @@ static void propagate_time(Sym *parent)
     parent->prop_child += prop_share;
     a->time *= parent->prop_fract;
     a->child_time *= parent->prop_fract;
-    DBG(DBG_PROP, "propagate: %s -> %s: %llu/%llu calls, self %g + children %g, "
+    DBG(cg->debug, DBG_PROP, "propagate: %s -> %s: %llu/%llu calls, self %g + children %g, "
         "parent passes %g\n", parent->name, child->is_cycle ? "<cycle>" : child->name,
         (unsigned long long)a->count, (unsigned long long)child->ncalls, a->time,
         a->child_time, parent->prop_fract);
@@ -299,7 +299,7 @@ void cg_assemble(CallGraph *cg, SymTab *tab)
   }
   for (i = 0; i < n; i++) {
     cg_walk_prefetch(top, n, i, 1, 0);
-    propagate_time(top[i]);
+    propagate_time(cg, top[i]);
   }
   free(top);
 

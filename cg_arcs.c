@@ -141,7 +141,7 @@ Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child)
   return v ? cg_arc(cg, v - 1) : NULL;
 }
 
-static void tally(const Arc *a, uint64_t count);
+static void tally(const CallGraph *cg, const Arc *a, uint64_t count);
 
 Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
 {
@@ -160,23 +160,23 @@ Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count)
     a->rank = 2;
     cg->table[k] = (uint32_t)cg->narcs;   /* 1 + its number */
   }
-  tally(a, count);
+  tally(cg, a, count);
   return a;
 }
 
-void arc_add_again(Arc *a, uint64_t count)
+void arc_add_again(const CallGraph *cg, Arc *a, uint64_t count)
 {
   a->count += count;
-  tally(a, count);
+  tally(cg, a, count);
 }
 
 /* The callee's calls, once A (already counted) has COUNT more. */
-static void tally(const Arc *a, uint64_t count)
+static void tally(const CallGraph *cg, const Arc *a, uint64_t count)
 {
   Sym *parent = a->parent, *child = a->child;
   if (parent == child) child->self_calls += count;
   else child->ncalls += count;
-  DBG(DBG_TALLY, "tally: %s -> %s +%llu: arc %llu, %s called %llu (+%llu self)\n",
+  DBG(cg->debug, DBG_TALLY, "tally: %s -> %s +%llu: arc %llu, %s called %llu (+%llu self)\n",
       parent->name, child->name, (unsigned long long)count, (unsigned long long)a->count,
       child->name, (unsigned long long)child->ncalls, (unsigned long long)child->self_calls);
 }

@@ -39,6 +39,8 @@ typedef struct {
   size_t table_size;
   Arc **chunks;                 /* chunks[I >> CG_CHUNK_BITS] holds arc I */
   size_t narcs, nchunks;
+  unsigned debug;               /* -d's bits (options.h), set by the driver:
+                                   the traces of the arcs and the analysis */
   /* filled by cg_assemble (cg_analyze.c) */
   Sym *cycles;                  /* cycles[1..ncycles], each a whole cycle */
   int ncycles;
@@ -118,8 +120,8 @@ Arc *arc_lookup(const CallGraph *cg, const Sym *parent, const Sym *child);
 Arc *arc_add(CallGraph *cg, Sym *parent, Sym *child, uint64_t count);
 /* Fetches into the cache the table slot arc_add would look at first. */
 void arc_prefetch(const CallGraph *cg, const Sym *parent, const Sym *child);
-/* COUNT more calls along A, an arc arc_add returned (no look-up). */
-void arc_add_again(Arc *a, uint64_t count);
+/* COUNT more calls along A, an arc arc_add returned to CG (no look-up). */
+void arc_add_again(const CallGraph *cg, Arc *a, uint64_t count);
 /* Once every arc is in: sets the children and parents of each symbol of
    TAB and of the few arc ends outside it (-c's <indirect child>), and
    frees the lookup table

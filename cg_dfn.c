@@ -83,7 +83,7 @@ static void push(Dfn *d, int32_t i)
   const uint32_t *kn = d->cg->kid_num + e->kid0;
   for (unsigned k = 0; k < e->nkid && k < 16; k++) __builtin_prefetch(&d->hot[kn[k]]);
   d->segs[d->nsegs++] = d->depth;
-  DBG(DBG_DFN, "dfn: enter %s at depth %ld\n", s->name, d->depth);
+  DBG(d->cg->debug, DBG_DFN, "dfn: enter %s at depth %ld\n", s->name, d->depth);
 }
 
 static void find_cycle(Dfn *d, int32_t c)
@@ -95,8 +95,8 @@ static void find_cycle(Dfn *d, int32_t c)
     top = d->hot[head_of(d, c)].pos;
   if (top <= 0 || top > d->depth || top == d->depth) return;
   int32_t head = head_of(d, d->stack[top]);
-  DBG(DBG_CYCLE, "dfn: back arc to %s closes a cycle headed by %s\n", sym_of(d, c)->name,
-      sym_of(d, head)->name);
+  DBG(d->cg->debug, DBG_CYCLE, "dfn: back arc to %s closes a cycle headed by %s\n",
+      sym_of(d, c)->name, sym_of(d, head)->name);
   long first = d->nsegs;
   while (first > 0 && d->segs[first - 1] > top) first--;
   for (long k = first; k < d->nsegs; k++) {
@@ -113,7 +113,8 @@ static void post_visit(Dfn *d, int32_t i)
   if (head_of(d, i) == i) {
     ++d->counter;
     for (int32_t m = i; m >= 0; m = d->hot[m].next) d->hot[m].top = d->counter;
-    DBG(DBG_DFN, "dfn: number %s (and its cycle) %d\n", sym_of(d, i)->name, d->counter);
+    DBG(d->cg->debug, DBG_DFN, "dfn: number %s (and its cycle) %d\n", sym_of(d, i)->name,
+        d->counter);
   }
   if (d->nsegs > 0 && d->segs[d->nsegs - 1] == d->depth) d->nsegs--;
   d->hot[i].pos = 0;

@@ -17,22 +17,14 @@ void print_notice(void)
          "of this gprof.\n");
 }
 
-/* -T prints the children column 11 wide, as BSD gprof did. */
-#define CW (opt.traditional ? 11 : 7)
-
-static int printed(const Sym *s)
-{
-  return cg_entry_printed(s);
-}
-
-int cg_entry_printed(const Sym *s)
+int cg_entry_printed(const Sym *s, int zeros, int line)
 {
   /* cycles too: -c's arcs of count zero can close a cycle nobody calls
      and that takes no time, which GNU prints only with -z */
   if (!s->print_flag) return 0;
   /* with -l only function symbols get entries (not lines, not cycles) */
-  if (opt.line && (s->is_cycle || s->is_line || !s->is_func)) return 0;
-  return opt.zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
+  if (line && (s->is_cycle || s->is_line || !s->is_func)) return 0;
+  return zeros || s->ncalls || s->self_calls || s->prop_self + s->prop_child > 0;
 }
 
 /* " <cycle N>" and " [index]" (or " (index)") after a function's name;
@@ -158,6 +150,9 @@ static const char *slot_text(const NameSlot *n)
 
 typedef struct {
   const SymTab *tab;
+  const Options *o;
+  int cw;                       /* the children column's width: -T prints
+                                   it 11 wide, as BSD gprof did */
   double hz;
   double print_time;            /* samples credited to any symbol */
   ArcKey *keys;                 /* scratch for sorting one entry's lines */
@@ -169,6 +164,12 @@ typedef struct {
 } Printer;
 
 /* Room for a line's fixed fields. */
+/* Whether S has an entry (cg_entry_printed under P's -z and -l). */
+static int printed(const Printer *P, const Sym *s)
+{
+  return cg_entry_printed(s, P->o->zeros, P->o->line);
+}
+
 static char *line_start(Printer *P)
 {
   return fmt_room(&P->out, LINE);
@@ -263,9 +264,10 @@ static size_t collect(Printer *P, Arc **list, size_t len, int parents)
     P->tmp = xmalloc(P->tmp_cap * sizeof *P->tmp);
   }
   if (n > 1) sort_keys(keys, P->tmp, n, !parents);
-  if (opt.debug & DBG_ARCSORT) fmt_out_flush(&P->out);
-  for (size_t i = 0; i < n && (opt.debug & DBG_ARCSORT); i++)
-    DBG(DBG_ARCSORT, "arcsort: %s %zu: %s -> %s, %llu calls, %g\n", parents ? "parent" : "child",
+  unsigned dbg = P->o->debug;
+  if (dbg & DBG_ARCSORT) fmt_out_flush(&P->out);
+  for (size_t i = 0; i < n && (dbg & DBG_ARCSORT); i++)
+    DBG(dbg, DBG_ARCSORT, "arcsort: %s %zu: %s -> %s, %llu calls, %g\n", parents ? "parent" : "child",
         i, keys[i].a->parent->name, keys[i].a->child->name,
         (unsigned long long)keys[i].a->count, keys[i].a->time + keys[i].a->child_time);
   return n;
@@ -311,7 +313,7 @@ static void print_arc(Printer *P, const Arc *a, const Sym *entry, const Sym *oth
   char *p = line_start(P);
   if (other == entry || (other->cycle_num && other->cycle_num == entry->cycle_num)) {
     /* "%6s %5s %7s %*s %7llu %7s     " */
-    p = fmt_spaces(p, 6 + 1 + 5 + 1 + 7 + 1 + CW + 1);
+    p = fmt_spaces(p, 6 + 1 + 5 + 1 + 7 + 1 + P->cw + 1);
     p = fmt_u64(p, a->count, 7, 0);
     p = fmt_spaces(p, 1 + 7 + 5);
   } else {
@@ -319,7 +321,7 @@ static void print_arc(Printer *P, const Arc *a, const Sym *entry, const Sym *oth
     p = fmt_spaces(p, 6 + 1 + 5 + 1);
     p = fmt_fixed(p, a->time / P->hz, 7, 2);
     *p++ = ' ';
-    p = fmt_fixed(p, a->child_time / P->hz, CW, 2);
+    p = fmt_fixed(p, a->child_time / P->hz, P->cw, 2);
     *p++ = ' ';
     p = fmt_u64(p, a->count, 7, 0);
     *p++ = '/';
@@ -388,7 +390,7 @@ static void print_parents(Printer *P, Sym *child)
   size_t n = collect(P, child->parents, child->nparents, 1);
   if (n == 0) {
     /* "%6s %5s %7s %*s %7s %7s     <spontaneous>\n" */
-    char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1 + 7 + 1 + CW + 1 + 7 + 1 + 7 + 5);
+    char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1 + 7 + 1 + P->cw + 1 + 7 + 1 + 7 + 5);
     fmt_done(&P->out, fmt_str(p, "<spontaneous>\n"));
   }
   prefetch_slots(P, n, 1);
@@ -425,7 +427,7 @@ static void print_primary(Printer *P, Sym *s)
   *p++ = ' ';
   p = fmt_fixed(p, s->prop_self / P->hz, 7, 2);
   *p++ = ' ';
-  p = fmt_fixed(p, s->prop_child / P->hz, CW, 2);
+  p = fmt_fixed(p, s->prop_child / P->hz, P->cw, 2);
   *p++ = ' ';
   if (s->ncalls + s->self_calls == 0 && !s->is_cycle) {   /* a cycle shows its 0 */
     p = fmt_spaces(p, 7 + 1 + 7 + 1);            /* " %7s %7s " */
@@ -502,7 +504,7 @@ static void print_members(Printer *P, const CallGraph *cg, Sym *cyc)
     char *p = fmt_spaces(line_start(P), 6 + 1 + 5 + 1);
     p = fmt_fixed(p, m->prop_self / P->hz, 7, 2);
     *p++ = ' ';
-    p = fmt_fixed(p, m->prop_child / P->hz, CW, 2);
+    p = fmt_fixed(p, m->prop_child / P->hz, P->cw, 2);
     *p++ = ' ';
     p = fmt_u64(p, m->ncalls, 7, 0);
     if (m->self_calls) {
@@ -569,23 +571,23 @@ static const char cg_blurb[] =
   " members; its called field is calls from outside `+' calls between\n"
   " members.  Lines between members of one cycle show only call counts.\n";
 
-void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
+void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g, const Options *o)
 {
   size_t i;
-  Printer pr = { .tab = tab, .hz = hz }, *P = &pr;
+  Printer pr = { .tab = tab, .o = o, .cw = o->traditional ? 11 : 7, .hz = hz }, *P = &pr;
   double print_time = cg->print_time;
   P->print_time = print_time;
 
-  if (opt.traditional) {
-    if (!opt.brief) printf("%s", cg_blurb_trad), print_notice();
-  } else if (opt.brief) printf("\t\t\tCall graph\n\n");
+  if (o->traditional) {
+    if (!o->brief) printf("%s", cg_blurb_trad), print_notice();
+  } else if (o->brief) printf("\t\t\tCall graph\n\n");
   else printf("\t\t     Call graph (explanation follows)\n\n");
   if (print_time > 0)
     printf("\ngranularity: each sample hit covers %ld byte(s) for %.2f%% of %.2f seconds\n\n",
            g, 100.0 / print_time, print_time / hz);
   else
     printf("\ngranularity: each sample hit covers %ld byte(s) no time propagated\n\n", g);
-  if (opt.traditional)
+  if (o->traditional)
     printf("%34s%s\nindex  %%time    self descendants  called+self    name    \tindex\n%34s%s\n\n",
            "", "called/total       parents ", "", "called/total       children");
   else
@@ -599,18 +601,18 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
      (the symbol's name fields, the name's text) in no foreseeable order.
      Not for -l or inline file names, whose labels ask BFD, whose answers
      may depend on the order of the questions. */
-  if (!opt.line && !opt.inline_names) {
+  if (!o->line && !o->inline_names) {
     for (i = 0; i < cg->norder; i++) {
       sym_prefetch_names(cg->order, i, cg->norder);
       if (i + 8 < cg->norder) __builtin_prefetch(&cg->order[i + 8]->dname);
       const Sym *s = cg->order[i];
-      if (printed(s) && (size_t)s->index < P->nnames && s->index > 0) name_slot(P, s);
+      if (printed(P, s) && (size_t)s->index < P->nnames && s->index > 0) name_slot(P, s);
     }
   }
   for (i = 0; i < cg->norder; i++) {
     Sym *s = cg->order[i];
     prefetch_entries(cg->order, i, cg->norder);
-    if (!printed(s)) continue;
+    if (!printed(P, s)) continue;
     if (s->is_cycle) {
       print_primary(P, s);
       print_members(P, cg, s);
@@ -620,9 +622,9 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
       print_children(P, s);
     }
     char *p = line_start(P);
-    if (opt.traditional) *p++ = '\n';
+    if (o->traditional) *p++ = '\n';
     p = fmt_str(p, dashes);
-    if (opt.traditional) *p++ = '\n';
+    if (o->traditional) *p++ = '\n';
     fmt_done(&P->out, p);
   }
   fmt_out_free(&P->out);
@@ -631,7 +633,7 @@ void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long g)
   free(P->names);
   free(P->keys);
   free(P->tmp);
-  if (!opt.brief && !opt.traditional) {
+  if (!o->brief && !o->traditional) {
     printf(cg_blurb);
     print_notice();
   }
@@ -670,7 +672,7 @@ static void index_sort(Sym **v, size_t k)
 /* Three columns filled top to bottom; a column's bracketed index ends six
    places after the column's start, or follows a single space when what
    precedes it (an overlong name or index) leaves no room. */
-void cg_print_index(const CallGraph *cg, const SymTab *tab)
+void cg_print_index(const CallGraph *cg, const SymTab *tab, const Options *o)
 {
   size_t k = 0, i;
   /* address order in, so equal names stay in address order */
@@ -678,12 +680,12 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
   for (i = 0; i < tab->len + (size_t)cg->ncycles; i++) {
     Sym *s = i < tab->len ? &tab->base[i] : &cg->cycles[i - tab->len + 1];
     if (!s->index) continue;
-    if (!s->is_cycle && !opt.zeros && s->ncalls == 0 && !(s->hist_time != 0)) continue;
+    if (!s->is_cycle && !o->zeros && s->ncalls == 0 && !(s->hist_time != 0)) continue;
     v[k++] = s;
   }
   index_sort(v, k);
   printf("\f\nIndex by function name\n\n");
-  if (opt.traditional) {
+  if (o->traditional) {
     size_t rows = (k + 2) / 3;
     char nm[4096], ix[32];
     for (size_t r = 0; r < rows; r++) {
@@ -693,7 +695,7 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
         if (v[j]->is_cycle) snprintf(nm, sizeof nm, "<cycle %d>", v[j]->cycle_num);
         /* neither -l's "(file:line @ addr)" nor --inline-file-names'
            "(file:line)" is shown here */
-        else snprintf(nm, sizeof nm, "%s", sym_print_name(v[j]));
+        else snprintf(nm, sizeof nm, "%s", sym_print_name(tab, v[j]));
         snprintf(ix, sizeof ix, v[j]->print_flag ? "[%d]" : "(%d)", v[j]->index);
         printf("%6.6s %-19.19s", ix, nm);   /* GNU cuts "[10012]" to 6 too */
       }
@@ -706,7 +708,7 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
   /* 64-bit: -w 2147483647 gives GNU 715827884-column columns, not an
      overflow; the padding is written, not built (GNU needs no memory for
      -w 999999999, and neither do we) */
-  long long colw = ((long long)opt.width + 5) / 3;
+  long long colw = ((long long)o->width + 5) / 3;
   static const char blanks[256] = { [0 ... 255] = ' ' };
   char idx[32], *ent = NULL;
   size_t cap = 0;
@@ -725,7 +727,7 @@ void cg_print_index(const CallGraph *cg, const SymTab *tab)
       size_t il = (size_t)(q - idx);
       const char *label = s->is_cycle ? "" : sym_label(tab, s);
       /* -l's label already names the file */
-      const char *file = !s->is_cycle && s->is_static && !opt.line ? src_sym_file(tab, s) : NULL;
+      const char *file = !s->is_cycle && s->is_static && !o->line ? src_sym_file(tab, s) : NULL;
       size_t ll = strlen(label), fl = file ? strlen(file) : 0;
       long long target = (long long)c * colw + 6 - (long long)il;
       if (len < target) {

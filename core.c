@@ -234,7 +234,7 @@ void core_find_calls(Core *c, const SymTab *syms, vma_t lowpc, vma_t highpc,
   }
   if (!scan) {
     fflush(stdout);
-    fprintf(stderr, "%s: -c not supported on architecture %s\n", opt.whoami,
+    fprintf(stderr, "%s: -c not supported on architecture %s\n", util_name(),
             bfd_printable_name(c->abfd));
     return;
   }

@@ -127,7 +127,7 @@ void core_create_function_syms(const Core *core, const CoreMap *m, SymTab *tab)
     asymbol *as = core->syms[i];
     int c = sym_class(core, as);
     if (!c || (c == 't' && late_drop[i])) continue;
-    if (opt.no_static && c == 't') continue;
+    if (tab->opts.no_static && c == 't') continue;
     Sym *s = &tab->base[n++];
     sym_init(s);
     const char *name = as->name;
@@ -142,7 +142,7 @@ void core_create_function_syms(const Core *core, const CoreMap *m, SymTab *tab)
     s->is_static = (c == 't');
     s->is_func = (as->flags & BSF_FUNCTION) != 0;
     s->end_addr = s->addr;
-    DBG(DBG_SYMTAB, "symtab: keep %s at 0x%llx (%s%s)\n", name,
+    DBG(tab->opts.debug, DBG_SYMTAB, "symtab: keep %s at 0x%llx (%s%s)\n", name,
         (unsigned long long)s->addr, c == 't' ? "static" : "global",
         s->is_func ? ", function" : "");
   }
@@ -303,16 +303,16 @@ void core_map_free(CoreMap *m)
   memset(m, 0, sizeof *m);
 }
 
-void core_read_map(CoreMap *m, const char *filename)
+void core_read_map(CoreMap *m, const char *filename, unsigned debug)
 {
   BoundedIn in;
   if (bounded_open(&in, filename, CORE_TEXT_MAX))
     msg_fatal("could not open %s.\n", filename);
-  core_read_map_stream(m, filename, &in);
+  core_read_map_stream(m, filename, &in, debug);
   bounded_close(&in);
 }
 
-void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in)
+void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in, unsigned debug)
 {
   memset(m, 0, sizeof *m);
   size_t cap = 1 << 16, len = 0;
@@ -389,7 +389,7 @@ void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in)
   if (m->len > 1) qsort(m->ents, m->len, sizeof *m->ents, map_ent_cmp);
   free(robj);
   free(rname);
-  DBG(DBG_SYMTAB, "map: %zu records, %zu objects\n", nrec, m->nfiles);
+  DBG(debug, DBG_SYMTAB, "map: %zu records, %zu objects\n", nrec, m->nfiles);
 }
 
 /* The plain binary search (first probe in the middle, lower half on

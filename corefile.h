@@ -17,12 +17,14 @@ typedef struct {
   char *text;                   /* the map file's contents */
 } CoreMap;
 
-void core_read_map(CoreMap *m, const char *filename);
+/* DEBUG: -d's bits (options.h; DBG_SYMTAB traces the map's size). */
+void core_read_map(CoreMap *m, const char *filename, unsigned debug);
 void core_map_free(CoreMap *m);
+/* TAB's options (SymTab.opts) set: -a leaves static functions out. */
 void core_create_function_syms(const Core *c, const CoreMap *m, SymTab *tab);
 void core_read_external_symtab(const Core *c, SymTab *tab, const char *filename);
 /* The same from an open stream (fuzz targets); C may be NULL. */
-void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in);
+void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in, unsigned debug);
 void core_read_external_symtab_stream(const Core *c, SymTab *tab, const char *filename,
                                       BoundedIn *in);
 #endif

@@ -604,7 +604,7 @@ static int cmp_vma(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-DwInfo *dw_open(Core *core)
+DwInfo *dw_open(Core *core, unsigned debug)
 {
   bfd *abfd = core->abfd;
   if (!(abfd->flags & (EXEC_P | DYNAMIC))) return NULL;
@@ -625,7 +625,7 @@ DwInfo *dw_open(Core *core)
     dw_free(dw);
     return NULL;
   }
-  DBG(DBG_SYMTAB, "dwarf: %zu rows, %zu sequences, %zu functions, %zu ranges\n", dw->nrows, dw->nseqs, dw->nfuncs, dw->nranges);
+  DBG(debug, DBG_SYMTAB, "dwarf: %zu rows, %zu sequences, %zu functions, %zu ranges\n", dw->nrows, dw->nseqs, dw->nfuncs, dw->nranges);
   /* names point into .debug_info, .debug_str and .debug_line_str; file
      names are copies */
   free(dw->abbrev.buf); free(dw->line.buf); free(dw->rsec.buf); free(dw->rnglists.buf);

@@ -54,7 +54,8 @@ static inline uint64_t dw_rd_uleb(DwRd *r)
   return v;
 }
 
-DwInfo *dw_open(Core *core);
+/* DEBUG: -d's bits (options.h; DBG_SYMTAB traces what was decoded). */
+DwInfo *dw_open(Core *core, unsigned debug);
 /* The pieces covering [lo, hi), the first at lo; *N is their count.  Call
    once: it frees the decoded rows and functions.  The strings of the
    pieces live until dw_free (linesyms.c keeps them for the run: its

@@ -149,7 +149,7 @@ static void name_functions(Cg *C)
   for (size_t i = 0; i < n; i++) {
     v[i].i = i;
     v[i].file = C->file[i];
-    v[i].name = C->name[i] = sym_print_name(&C->tab->base[i]);
+    v[i].name = C->name[i] = sym_print_name(C->tab, &C->tab->base[i]);
   }
   qsort(v, n, sizeof *v, cmp_file_name);
   for (size_t k = 1; k < n; k++) {
@@ -282,7 +282,7 @@ static Seg *make_segs(Cg *C, const ExportInput *in, const size_t *owner, size_t 
   const SymTab *tab = C->tab;
   size_t n = tab->len, i, ns = 0, cap = 0;
   Seg *v = NULL;
-  if (opt.line) {               /* the line symbols are the pieces */
+  if (tab->opts.line) {         /* the line symbols are the pieces */
     for (i = 0; i < n; i++) {
       const Sym *s = &tab->base[i];
       push_seg(&v, &ns, &cap, (Seg){ s->addr, owner[i], C->file[i], src_sym_line(tab, s), sym_us(C, s), 0, 0 });
@@ -293,7 +293,7 @@ static Seg *make_segs(Cg *C, const ExportInput *in, const size_t *owner, size_t 
   }
   LinePoint *pts = NULL;
   size_t np = 0, k = 0;
-  if (tab->core && !opt.ext_symtab && in->hist && C->hz > 0) np = line_points(tab->core, tab, &pts);
+  if (tab->core && !tab->opts.external && in->hist && C->hz > 0) np = line_points(tab->core, tab, &pts);
   for (i = 0; i < n; i++) {
     const Sym *s = &tab->base[i];
     vma_t end = i + 1 < n ? tab->base[i + 1].addr : (vma_t)-1;
@@ -443,7 +443,7 @@ static Site *make_sites(Cg *C, const ExportInput *in, const size_t *owner, const
   for (size_t k = 0; k < out; k++) {
     Site *s = &v[k];
     size_t j = nseg;
-    if (s->addr % 16 && !opt.want_sum) j = seg_at(seg, nseg, s->addr - 1);
+    if (s->addr % 16 && !in->sum) j = seg_at(seg, nseg, s->addr - 1);
     if (j == nseg || seg[j].owner != s->p) j = seg_at(seg, nseg, s->addr);
     if (j == nseg || seg[j].owner != s->p) j = seg_at(seg, nseg, tab->base[s->p].addr);
     s->file = j < nseg ? seg[j].file : C->file[s->p];
@@ -751,7 +751,7 @@ void export_callgrind(FILE *f, const ExportInput *in)
     size_t se = s0, qe = q;
     while (se < npc && seg[pc[se].seg].owner == i) se++;
     while (qe < nsites && site[qe].p == i) qe++;
-    int used = opt.zeros || self[i] || qe > q || g.in0[i + 1] > g.in0[i];
+    int used = in->zeros || self[i] || qe > q || g.in0[i + 1] > g.in0[i];
     if (used) {
       putc('\n', f);
       spec_fl(&C, "fl", C.file[i]);
@@ -811,6 +811,6 @@ void export_callgrind(FILE *f, const ExportInput *in)
   free(site); free(seg); free(pc); free(owner); free(self);
   free(C.fl_seen); free(C.fl_str); free(C.fl_id); free(C.fn_defined);
   for (i = 0; i < n; i++)
-    if (C.name[i] != sym_print_name(&tab->base[i])) free((char *)C.name[i]);
+    if (C.name[i] != sym_print_name(tab, &tab->base[i])) free((char *)C.name[i]);
   free(C.name); free(C.file);
 }

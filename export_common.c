@@ -14,9 +14,9 @@ double export_print_time(const SymTab *tab)
   return t;
 }
 
-int export_entry_printed(const Sym *s)
+int export_entry_printed(const ExportInput *in, const Sym *s)
 {
-  return cg_entry_printed(s);
+  return cg_entry_printed(s, in->zeros, in->tab->opts.line);
 }
 
 void export_json_number(FILE *f, double v)
@@ -341,7 +341,7 @@ char *export_short_name(const char *name)
 
 char *export_short_label(const SymTab *tab, const Sym *s)
 {
-  const char *n = sym_print_name(s), *l = sym_label(tab, s);
+  const char *n = sym_print_name(tab, s), *l = sym_label(tab, s);
   size_t nl = strlen(n);
   char *sh = export_short_name(n);
   if (strncmp(l, n, nl) || !l[nl]) return sh;

@@ -13,6 +13,7 @@
 #include "cg_arcs.h"
 #include "call_graph.h"
 #include "stacks.h"
+#include "stack_times.h"
 
 /* What the exports are given: the driver's state after the analysis. */
 typedef struct {
@@ -27,6 +28,16 @@ typedef struct {
   const Stacks *stacks;         /* libprof's sampled stacks, resolved, or NULL
                                    when there are none or no requested
                                    export reads them */
+  const StackTimes *stack_times; /* --stack-times: the measured times (the
+                                   driver's, made once for the text report
+                                   too), or NULL when not asked for */
+  /* The options the exports follow beyond the table's (SymTab.opts: -l,
+     -S, how names print): */
+  int zeros;                    /* -z: symbols neither sampled nor called
+                                   are listed too */
+  int sum;                      /* -s: gmon.sum was written, which moved
+                                   each kept arc record's caller address
+                                   to the start of its line */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */
@@ -60,8 +71,9 @@ static inline void export_block(const Sym *s, unsigned k, vma_t *addr, uint64_t 
 /* The samples the call graph's percentages divide by: every symbol's
    propagated self time (cg_print.c's "print time"). */
 double export_print_time(const SymTab *tab);
-/* Is S's entry printed in the call graph (as cg_print decides)? */
-int export_entry_printed(const Sym *s);
+/* Is S's entry printed in the call graph (as cg_print decides, under
+   IN's -z and its table's -l)? */
+int export_entry_printed(const ExportInput *in, const Sym *s);
 /* Writes V as a JSON number (shortest form that reads back the same);
    null when V is not finite. */
 void export_json_number(FILE *f, double v);

@@ -291,7 +291,7 @@ static void flat_only(Dot *D)
     const Sym *s = &tab->base[i];
     if (!sym_id_in_flat(s) || !(total > 0)) continue;
     double w = s->hist_time / total;
-    if (!(100.0 * w >= D->eo->node_threshold) || (s->hist_time == 0 && !opt.zeros)) continue;
+    if (!(100.0 * w >= D->eo->node_threshold) || (s->hist_time == 0 && !D->in->zeros)) continue;
     char col[16];
     double pen;
     colour(w, col, sizeof col, &pen);
@@ -332,7 +332,7 @@ void export_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
   for (size_t i = 0; i < cg->norder; i++) {
     const Sym *s = cg->order[i];
     double w = sym_weight(&D, s);
-    if (export_entry_printed(s) && 100.0 * w >= eo->node_threshold) {
+    if (export_entry_printed(in, s) && 100.0 * w >= eo->node_threshold) {
       cand[nc].s = s;
       cand[nc++].w = w;
     }

@@ -82,7 +82,7 @@ static int kid_cmp(const void *a, const void *b)
   return strcmp(x->name, y->name);
 }
 
-static void tree_build(Tree *t, const Stacks *st)
+static void tree_build(Tree *t, const Stacks *st, const SymTab *tab)
 {
   memset(t, 0, sizeof *t);
   t->cap = 1024;
@@ -101,7 +101,7 @@ static void tree_build(Tree *t, const Stacks *st)
     }
     for (uint32_t j = sk->n; j-- > 0;) {
       size_t i = sk->first + j;
-      cur = child(t, cur, stacks_frame_name(st, i), st->obj[i]);
+      cur = child(t, cur, stacks_frame_name(st, tab, i), st->obj[i]);
       t->v[cur].total += sk->count;
     }
     t->v[cur].self += sk->count;
@@ -140,7 +140,7 @@ static void folded_name(FILE *f, const char *s)
 void export_folded(FILE *f, const ExportInput *in)
 {
   Tree t;
-  tree_build(&t, in->stacks);
+  tree_build(&t, in->stacks, in->tab);
   const Node **path = xmalloc((t.maxdepth + 2) * sizeof *path);
   /* depth first, children in name order: a node with samples of its own
      is one line, its path from the root */
@@ -258,7 +258,7 @@ void export_flame(FILE *f, const ExportInput *in)
 {
   const Stacks *st = in->stacks;
   Tree t;
-  tree_build(&t, st);
+  tree_build(&t, st, in->tab);
   uint64_t total = t.v[0].total;
   unsigned rows = t.maxdepth + 1;
   int height = TOP + (int)rows * ROW + BOTTOM;

@@ -86,8 +86,8 @@ static void write_meta(Json *J)
     STR(in->profiles[i]);
   }
   putc(']', f);
-  key(f, "line_level", 0); fputs(opt.line ? "true" : "false", f);
-  key(f, "demangled", 0); fputs(opt.demangle && !opt.traditional ? "true" : "false", f);
+  key(f, "line_level", 0); fputs(in->tab->opts.line ? "true" : "false", f);
+  key(f, "demangled", 0); fputs(in->tab->opts.demangle ? "true" : "false", f);
 }
 
 /* The histogram and the flat profile: the rows the flat profile lists, in
@@ -124,7 +124,7 @@ static void write_flat(Json *J)
   for (i = 0; i < tab->len; i++) {
     Sym *s = &tab->base[i];
     if (!sym_id_in_flat(s)) continue;
-    if (!opt.zeros && s->hist_time == 0 && s->ncalls == 0) continue;
+    if (!J->in->zeros && s->hist_time == 0 && s->ncalls == 0) continue;
     v[n++] = s;
   }
   flat_sort(v, n);
@@ -277,7 +277,7 @@ static void write_graph(Json *J)
   int first = 1;
   for (size_t i = 0; i < cg->norder; i++) {
     const Sym *s = cg->order[i];
-    if (!export_entry_printed(s)) continue;
+    if (!export_entry_printed(J->in, s)) continue;
     if (!first) putc(',', f);
     first = 0;
     write_entry(J, s, print_time);
@@ -288,7 +288,7 @@ static void write_graph(Json *J)
     const Sym *cyc = &cg->cycles[c];
     if (c > 1) putc(',', f);
     fprintf(f, "\n{\"number\":%d,\"index\":%d,\"printed\":%s,\"members\":[", c, cyc->index,
-            export_entry_printed(cyc) ? "true" : "false");
+            export_entry_printed(J->in, cyc) ? "true" : "false");
     size_t n = cg_entry_members(cyc, &J->syms, &J->syms_cap);
     for (size_t k = 0; k < n; k++) fprintf(f, "%s%d", k ? "," : "", J->syms[k]->index);
     fputs("]}", f);
@@ -300,7 +300,7 @@ static void write_graph(Json *J)
   for (size_t i = 0; i < tab->len + (size_t)cg->ncycles; i++) {
     Sym *s = i < tab->len ? &tab->base[i] : &cg->cycles[i - tab->len + 1];
     if (!s->index) continue;
-    if (!s->is_cycle && !opt.zeros && s->ncalls == 0 && !(s->hist_time != 0)) continue;
+    if (!s->is_cycle && !J->in->zeros && s->ncalls == 0 && !(s->hist_time != 0)) continue;
     v[k++] = s;
   }
   qsort(v, k, sizeof *v, cmp_index_name);
@@ -350,12 +350,12 @@ static void write_exec(Json *J)
   for (size_t i = 0; i < tab->len; i++) {
     const Sym *s = &tab->base[i];
     if (!sym_id_in_exec(s)) continue;
-    if (opt.zeros || s->ncalls) exec_row(J, s, 0, 0, s->ncalls, &first);
+    if (J->in->zeros || s->ncalls) exec_row(J, s, 0, 0, s->ncalls, &first);
     for (unsigned k = 0; k < export_nblocks(s); k++) {
       vma_t a;
       uint64_t c;
       export_block(s, k, &a, &c);
-      if (opt.zeros || c) exec_row(J, s, 1, a, c, &first);
+      if (J->in->zeros || c) exec_row(J, s, 1, a, c, &first);
     }
   }
   putc(']', f);
@@ -367,38 +367,37 @@ static void write_stack_times(Json *J)
 {
   FILE *f = J->f;
   key(f, "stack_times", 0);
-  if (!opt.stack_times || !J->in->stacks) {
+  const StackTimes *t = J->in->stack_times;
+  if (!t) {
     fputs("null", f);
     return;
   }
-  StackTimes t;
-  stack_times_compute(&t, J->in->stacks, J->in->cg, J->hz);
   putc('{', f);
-  key(f, "rate", 1); NUM(t.hz);
-  key(f, "samples", 0); u64(f, t.total);
-  key(f, "seconds", 0); NUM((double)t.total / t.hz);
+  key(f, "rate", 1); NUM(t->hz);
+  key(f, "samples", 0); u64(f, t->total);
+  key(f, "seconds", 0); NUM((double)t->total / t->hz);
   key(f, "functions", 0); putc('[', f);
-  for (size_t i = 0; i < t.nfuncs; i++) {
-    const StFunc *s = &t.funcs[i];
+  for (size_t i = 0; i < t->nfuncs; i++) {
+    const StFunc *s = &t->funcs[i];
     if (i) putc(',', f);
     putc('{', f);
     key(f, "name", 1); STR(s->sym->name);
     key(f, "display", 0); STR(sym_label(J->in->tab, s->sym));
-    key(f, "measured_seconds", 0); NUM((double)s->incl / t.hz);
-    key(f, "measured_self_seconds", 0); NUM((double)s->self / t.hz);
+    key(f, "measured_seconds", 0); NUM((double)s->incl / t->hz);
+    key(f, "measured_self_seconds", 0); NUM((double)s->self / t->hz);
     key(f, "estimated_seconds", 0);
     if (s->est < 0) fputs("null", f); else NUM(s->est);
     putc('}', f);
   }
   putc(']', f);
   key(f, "arcs", 0); putc('[', f);
-  for (size_t i = 0; i < t.narcs; i++) {
-    const StArc *a = &t.arcs[i];
+  for (size_t i = 0; i < t->narcs; i++) {
+    const StArc *a = &t->arcs[i];
     if (i) putc(',', f);
     putc('{', f);
     key(f, "caller", 1); STR(a->caller->name);
     key(f, "callee", 0); STR(a->callee->name);
-    key(f, "measured_seconds", 0); NUM((double)a->incl / t.hz);
+    key(f, "measured_seconds", 0); NUM((double)a->incl / t->hz);
     key(f, "estimated_seconds", 0);
     if (a->est < 0) fputs("null", f); else NUM(a->est);
     key(f, "calls", 0);
@@ -407,7 +406,6 @@ static void write_stack_times(Json *J)
   }
   putc(']', f);
   putc('}', f);
-  stack_times_free(&t);
 }
 
 void export_json(FILE *f, const ExportInput *in)

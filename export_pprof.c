@@ -250,7 +250,7 @@ static uint32_t function_of(Pp *P, size_t i)
   uint32_t id = P->func_id[i] = ++P->nfuncs;
   const char *path = src_sym_path(P->tab, s);
   pb_uint(f, FUNCTION_ID, id);
-  pb_uint(f, FUNCTION_NAME, S(P, sym_print_name(s)));
+  pb_uint(f, FUNCTION_NAME, S(P, sym_print_name(P->tab, s)));
   pb_uint(f, FUNCTION_SYSTEM_NAME, S(P, s->name));
   if (path) {
     pb_uint(f, FUNCTION_FILENAME, S(P, path));
@@ -287,7 +287,7 @@ static uint32_t named_function(Pp *P, const char *name, const char *dname, const
    line symbol inside inlined code so): its names and the line's file. */
 static uint32_t inlined_function(Pp *P, const Sym *s)
 {
-  return named_function(P, s->name, sym_print_name(s), src_sym_path(P->tab, s));
+  return named_function(P, s->name, sym_print_name(P->tab, s), src_sym_path(P->tab, s));
 }
 
 static void line(Pp *P, Pb *loc, uint32_t function, int lineno)
@@ -379,7 +379,7 @@ static void mapping(Pp *P, uint32_t id, vma_t lo, vma_t hi, uint64_t off, const 
 
 static int has_lines(const SymTab *tab)
 {
-  return tab->core && !opt.ext_symtab && core_has_line_info(tab->core);
+  return tab->core && !tab->opts.external && core_has_line_info(tab->core);
 }
 
 /* The program's code as the object lays it out: from its lowest code
@@ -479,7 +479,7 @@ static uint32_t frame_location(Pp *P, size_t f)
     line(P, l, function_of(P, k), k < symtab_own_len(P->tab) ? frame_line(P, f, s) : 0);
   } else if (obj < st->nobjs) {
     /* an object whose symbols could not be read: its "[name]" */
-    const char *name = stacks_frame_name(st, f);
+    const char *name = stacks_frame_name(st, P->tab, f);
     line(P, l, named_function(P, name, name, NULL), 0);
   }
   pb_msg(&P->locations, PROFILE_LOCATION, l);

@@ -87,7 +87,7 @@ static const char flat_blurb[] =
   "           graph, in parentheses when the entry is not printed.\n";
 
 
-void flat_print(const HistSet *hs, const SymTab *tab)
+void flat_print(const HistSet *hs, const SymTab *tab, const Options *o)
 {
   size_t n = 0, i;
   Sym **v = xmalloc((tab->len + 1) * sizeof *v);
@@ -96,7 +96,7 @@ void flat_print(const HistSet *hs, const SymTab *tab)
   for (i = 0; i < tab->len; i++) {
     Sym *s = &tab->base[i];
     if (!sym_id_in_flat(s)) continue;
-    if (!opt.zeros && s->hist_time == 0 && s->ncalls == 0) continue;
+    if (!o->zeros && s->hist_time == 0 && s->ncalls == 0) continue;
     v[n++] = s;
   }
   flat_sort(v, n);
@@ -113,7 +113,7 @@ void flat_print(const HistSet *hs, const SymTab *tab)
   double scale;
   const char *u = time_unit(top, &scale);
   char unit[16];
-  if (opt.traditional) {       /* BSD's layout always uses milliseconds */
+  if (o->traditional) {       /* BSD's layout always uses milliseconds */
     u = "m";
     scale = 1000.0;
   }
@@ -122,8 +122,8 @@ void flat_print(const HistSet *hs, const SymTab *tab)
      abbreviation 'c'; a NUL abbreviation ends the string) */
   snprintf(unit, sizeof unit, "%s%c/call", u, hs->dimen_abbrev);
 
-  if (opt.traditional) {
-    if (!opt.brief) printf(flat_blurb, unit, unit), print_notice();
+  if (o->traditional) {
+    if (!o->brief) printf(flat_blurb, unit, unit), print_notice();
     if (total > 0)
       printf("\ngranularity: each sample hit covers %ld byte(s) for %.2f%% of %.2f %s\n\n",
              hist_granularity_bytes(hs), 100.0 / total, total / hz, hs->dimen);
@@ -135,7 +135,7 @@ void flat_print(const HistSet *hs, const SymTab *tab)
     printf("Each sample counts as %g %s.\n", 1.0 / hz, hs->dimen);
   }
   if (total <= 0) {
-    if (!opt.traditional) printf(" no time accumulated\n\n");
+    if (!o->traditional) printf(" no time accumulated\n\n");
     total = 1.0;
   }
   printf("  %%   cumulative   self              self     total           \n");
@@ -156,9 +156,9 @@ void flat_print(const HistSet *hs, const SymTab *tab)
     /* "%6.2f %9.2f %8.2f" (-T: "%5.1f %10.2f %8.2f"), then
        " %8llu %8.2f %8.2f  " or " %8s %8s %8s  ", by fmt.h */
     char buf[160], *p = buf;
-    p = fmt_fixed(p, 100.0 * s->hist_time / total, opt.traditional ? 5 : 6, opt.traditional ? 1 : 2);
+    p = fmt_fixed(p, 100.0 * s->hist_time / total, o->traditional ? 5 : 6, o->traditional ? 1 : 2);
     *p++ = ' ';
-    p = fmt_fixed(p, cum / hz, opt.traditional ? 10 : 9, 2);
+    p = fmt_fixed(p, cum / hz, o->traditional ? 10 : 9, 2);
     *p++ = ' ';
     p = fmt_fixed(p, t, 8, 2);
     *p++ = ' ';
@@ -172,7 +172,7 @@ void flat_print(const HistSet *hs, const SymTab *tab)
       p = fmt_spaces(p, 8 + 1 + 8 + 1 + 8);
     }
     p = fmt_spaces(p, 2);
-    if (opt.traditional) {
+    if (o->traditional) {
       fmt_put(stdout, buf, p);
       cg_print_name(tab, s);
     } else {
@@ -183,7 +183,7 @@ void flat_print(const HistSet *hs, const SymTab *tab)
     fputc_unlocked('\n', stdout);
   }
   free(v);
-  if (!opt.brief && !opt.traditional) {
+  if (!o->brief && !o->traditional) {
     printf(flat_blurb, unit, unit);
     print_notice();
   }

@@ -5,7 +5,9 @@
 #ifndef FLAT_H
 #define FLAT_H
 #include "hist.h"
-void flat_print(const HistSet *hs, const SymTab *tab);
+#include "options.h"
+/* O: -z, -T, -b. */
+void flat_print(const HistSet *hs, const SymTab *tab, const Options *o);
 /* Sorts V[0..N) into the flat profile's order: self time descending,
    then calls descending, then linkage name; equals keep their order. */
 void flat_sort(Sym **v, size_t n);

@@ -169,8 +169,8 @@ static void read_hist_rec(Reader *r)
   r->p->last_hist_highpc = hi;
   r->p->last_hist_ncnt = n;
   note_hist(r, lo, hi, n);
-  DBG(DBG_RECORDS, "records: %s: histogram 0x%llx-0x%llx, %u bins, rate %u\n", filename,
-      (unsigned long long)lo, (unsigned long long)hi, n, rate);
+  DBG(r->cx->opts.debug, DBG_RECORDS, "records: %s: histogram 0x%llx-0x%llx, %u bins, rate %u\n",
+      filename, (unsigned long long)lo, (unsigned long long)hi, n, rate);
   char dimen[HIST_DIMEN_LEN + 1];
   const unsigned char *q = take(r, HIST_DIMEN_LEN + 1);
   memcpy(dimen, q, HIST_DIMEN_LEN);
@@ -208,7 +208,7 @@ typedef struct {
 static void arc_flush(Reader *r, ArcBatch *b, int all)
 {
   Profile *p = r->p;
-  size_t done = cg_read_arcs(&p->cg, opt.want_sum || opt.keep_arcs ? &p->arc_recs : NULL, r->cx->syms,
+  size_t done = cg_read_arcs(&p->cg, r->cx->opts.keep_arcs ? &p->arc_recs : NULL, r->cx->syms,
                              r->cx->specs, b->from, b->self, b->count, b->n, all);
   size_t left = b->n - done;
   memmove(b->from, b->from + done, left * sizeof *b->from);
@@ -230,7 +230,8 @@ static void arc_push(Reader *r, ArcBatch *b, vma_t from, vma_t self, uint64_t co
   b->from[b->n] = from;
   b->self[b->n] = self;
   b->count[b->n] = count;
-  if (++b->n == ARC_BATCH || opt.debug) arc_flush(r, b, opt.debug);
+  unsigned dbg = r->cx->opts.debug;
+  if (++b->n == ARC_BATCH || dbg) arc_flush(r, b, dbg != 0);
 }
 
 /* Arc records, the first one's tag taken, and those that follow it:
@@ -257,7 +258,7 @@ static void read_arc_recs(Reader *r)
       if (!get_addr(r, &from) || !get_addr(r, &self) || !get_u32(r, &count))
         msg_fatal("%s: unexpected end of file\n", r->filename);
     }
-    DBG(DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
+    DBG(r->cx->opts.debug, DBG_RECORDS, "records: %s: arc 0x%llx -> 0x%llx, %u calls\n", r->filename,
         (unsigned long long)from, (unsigned long long)self, count);
     arc_push(r, &b, from, self, count);
     r->nrec_arcs++;
@@ -280,11 +281,11 @@ static void read_bb_rec(Reader *r)
       fatal("%s: %s\n", r->filename, strerror(util_locale_errno()));
     /* and warns once it has read a whole entry (a record of none: no
        warning) */
-    if (!r->p->warned_bb && !opt.line && !opt.want_sum) {
+    if (!r->p->warned_bb && !r->cx->opts.use_bb) {
       r->p->warned_bb = 1;
       msg_warn("warning: ignoring basic-block exec counts (use -l or --line)\n");
     }
-    DBG(DBG_BB, "bb: 0x%llx executed %llu times\n", (unsigned long long)addr,
+    DBG(r->cx->opts.debug, DBG_BB, "bb: 0x%llx executed %llu times\n", (unsigned long long)addr,
         (unsigned long long)count);
     bb_add(&r->p->bb, addr, count);
   }
@@ -460,20 +461,21 @@ void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, B
   setvbuf(in->f, NULL, _IONBF, 0);
   size_t len = avail(r, GMON_HDR_SIZE);
   int magic = len >= 4 && !memcmp(r->buf, GMON_MAGIC, 4);
-  if (opt.file_format == FF_AUTO || opt.file_format == FF_MAGIC) {
+  int format = cx->opts.file_format;
+  if (format == FF_AUTO || format == FF_MAGIC) {
     if (len < GMON_HDR_SIZE)
       fatal("%s: file too short to be a gmon file\n", filename);
     if (magic)
       read_gnu(r);
-    else if (opt.file_format == FF_MAGIC)
+    else if (format == FF_MAGIC)
       msg_fatal("file `%s' has bad magic cookie\n", filename);
     else
       read_bsd(r, 0);
   } else {
-    read_bsd(r, opt.file_format == FF_44BSD);
+    read_bsd(r, format == FF_44BSD);
   }
   check_origin(r);
-  if (opt.want_info) {
+  if (cx->opts.info) {
     printf("File `%s' (version %d) contains:\n", filename, r->version);
     printf("\t%d %s\n", r->nrec_hist, plural(r->nrec_hist, "histogram record", "histogram records"));
     printf("\t%d %s\n", r->nrec_arcs, plural(r->nrec_arcs, "call-graph record", "call-graph records"));
@@ -483,7 +485,7 @@ void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, B
 
 void gmon_finish(Profile *p)
 {
-  cg_kept_settle(&p->arc_recs);
+  cg_kept_settle(&p->arc_recs, &p->cg);
 }
 
 void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename)

@@ -28,8 +28,21 @@ typedef struct {
   uint32_t last_hist_ncnt;
 } Profile;
 
-/* What the reader resolves records against. */
+/* What the command line asks of the reader (options.h; the driver fills
+   it in from the Options).  All zero: GNU's defaults. */
 typedef struct {
+  int file_format;              /* -O: FF_* (options.h) */
+  int keep_arcs;                /* keep the arc records (Profile.arc_recs):
+                                   -s, or an export's call sites */
+  int use_bb;                   /* -l or -s: basic-block counts are used
+                                   (else they draw GNU's warning) */
+  int info;                     /* -i: say what each file holds */
+  unsigned debug;               /* -d: DBG_* bits */
+} GmonOptions;
+
+/* What the reader resolves records against, and how it reads. */
+typedef struct {
+  GmonOptions opts;
   const SymTab *syms;
   const SymSpecs *specs;
   /* For the warning on a profile that is not the object's (all optional:

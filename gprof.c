@@ -1,10 +1,11 @@
 /* gprof.c -- options and the driver of the pipeline.
  *
- * Parses the command line into the Options (options.h) and the symbol
- * specifications, then runs the stages in order, holding what each
+ * Parses the command line into the run's Options (options.h) and the
+ * symbol specifications, then runs the stages in order, holding what each
  * returns: the object (Core) and its symbol table, the profile data and
- * its call graph, the analysis, and the reports.  Nothing below calls
- * back into this file. */
+ * its call graph, the analysis, and the reports.  The Options stay here,
+ * in the Run: each stage is handed the ones it follows (options.h says
+ * which).  Nothing below calls back into this file. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,7 @@ static void usage(FILE *f, int status)
     "\t[--version] [--width=n] [--ignore-non-functions]\n"
     "\t[--demangle[=STYLE]] [--no-demangle] [--external-symbol-table=name] [@FILE]\n"
     "\t[image-file] [profile-file...]\n",
-    opt.whoami);
+    util_name());
   if (status == 0) {            /* --help: our own long options too */
     fprintf(f, "Exports (long options only; FILE \"-\" is standard output, which then\n"
                "holds only that):\n");
@@ -199,6 +200,7 @@ static double threshold(const char *arg)
 /* Everything the stages hand on to the next: what the command line
    asked for, then what each stage returns. */
 typedef struct {
+  Options options;              /* only the driver reads them all */
   SymSpecs specs;
   ExportOptions exports;
   unsigned style, user;         /* requested outputs, outputs named */
@@ -211,6 +213,8 @@ typedef struct {
   Objects objs;
   Stacks stacks;                /* read when an export needs them */
   Profile prof;
+  StackTimes times;             /* --stack-times: made once, for the text
+                                   report and --json */
   int flat, graph, exec;        /* the reports chosen */
 } Run;
 
@@ -223,18 +227,16 @@ static const char *path_append(const char *list, const char *dir)
   return d;
 }
 
-/* Stage 1: the command line into opt, the symspecs and the exports. */
+/* Stage 1: the command line into the Options, the symspecs and the
+   exports. */
 static void parse_options(Run *r, int argc, char **argv)
 {
   int c;
-  Options *o = options_for_startup();
+  Options *o = &r->options;
   SymSpecs *specs = &r->specs;
   ExportOptions *ex = &r->exports;
   unsigned *style = &r->style, *user = &r->user;
-  o->demangle = 1;
-  o->width = 80;
-  o->table_length = 10;
-  o->min_count = 1;             /* -A: counts below it show as ##### */
+  options_init(o);
   const struct option *long_opts = long_options();
   while ((c = getopt_long(argc, argv,
              "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
@@ -245,7 +247,7 @@ static void parse_options(Run *r, int argc, char **argv)
     case 'J': report_off(specs, style, user, STYLE_ANNO, EXCL_ANNO); break;
     case 'b': o->brief = 1; break;
     case 'c': o->static_cg = 1; break;
-    case 'd': o->debug = optarg ? atoi(optarg) : ~0; break;
+    case 'd': o->debug = optarg ? (unsigned)atoi(optarg) : ~0u; break;
     case 'D': o->ignore_non_func = 1; break;
     case 'e': sym_id_add(specs, optarg, EXCL_GRAPH); break;
     case 'E': sym_id_add(specs, optarg, EXCL_GRAPH); sym_id_add(specs, optarg, EXCL_TIME); break;
@@ -293,7 +295,7 @@ static void parse_options(Run *r, int argc, char **argv)
       else if (!strcmp(optarg, "prof")) o->file_format = FF_PROF;
       else {
         /* sic: GNU prints the argument first and the program name last */
-        fprintf(stderr, "%s: unknown file format %s\n", optarg, o->whoami);
+        fprintf(stderr, "%s: unknown file format %s\n", optarg, util_name());
         exit(1);
       }
       break;
@@ -357,7 +359,7 @@ static void parse_options(Run *r, int argc, char **argv)
    file has them beside it. */
 _Noreturn static void no_stacks(const Run *r)
 {
-  const char *what = opt.stack_times ? "stack-times" : "";
+  const char *what = r->options.stack_times ? "stack-times" : "";
   for (int k = 0; k < export_nkinds && !*what; k++)
     if (r->exports.target[k] && (export_kinds[k].needs & EXPORT_NEEDS_STACKS)) what = export_kinds[k].name;
   msg_fatal("%s.stacks: no stack file: --%s draws the stacks libprof samples (run the program with "
@@ -365,29 +367,48 @@ _Noreturn static void no_stacks(const Run *r)
 }
 
 /* Stage 2: the object and its symbols (--objects: other objects'
-   symbols after the program's), then the symspecs matched to them. */
+   symbols after the program's), then the symspecs matched to them.  The
+   table carries the options its users share (symtab.h SymTabOptions). */
 static void open_object(Run *r)
 {
+  const Options *o = &r->options;
+  r->syms.opts = (SymTabOptions){
+    .debug = o->debug, .line = o->line, .external = o->ext_symtab != NULL,
+    .no_static = o->no_static, .demangle = o->demangle && !o->traditional,
+    .inline_names = o->inline_names, .print_path = o->print_path,
+  };
   core_init(&r->core, r->a_out);
-  if (opt.map_file) core_read_map(&r->map, opt.map_file);
-  if (opt.ext_symtab) core_read_external_symtab(&r->core, &r->syms, opt.ext_symtab);
+  if (o->map_file) core_read_map(&r->map, o->map_file, o->debug);
+  if (o->ext_symtab) core_read_external_symtab(&r->core, &r->syms, o->ext_symtab);
   else core_create_function_syms(&r->core, &r->map, &r->syms);
-  if (opt.line && !opt.ext_symtab) line_add_syms(&r->core, &r->syms);
-  if (opt.objects) objects_load(&r->objs, &r->syms, r->files, r->nfiles);
-  if ((export_needs(&r->exports) & (EXPORT_NEEDS_STACKS | EXPORT_USES_STACKS)) || opt.stack_times) {
+  if (o->line && !o->ext_symtab) line_add_syms(&r->core, &r->syms);
+  if (o->objects) objects_load(&r->objs, &r->syms, r->files, r->nfiles);
+  if ((export_needs(&r->exports) & (EXPORT_NEEDS_STACKS | EXPORT_USES_STACKS)) || o->stack_times) {
     stacks_load(&r->stacks, &r->objs, &r->syms, r->files, r->nfiles);
   }
   sym_id_parse(&r->specs, &r->syms);
-  DBG(~0, "debug: flags 0x%x\n", (unsigned)opt.debug);
+  DBG(o->debug, ~0u, "debug: flags 0x%x\n", o->debug);
+}
+
+/* What the profile reader follows (gmon_io.h), for the program's files
+   and the other objects' alike. */
+static GmonOptions reader_options(const Options *o)
+{
+  return (GmonOptions){
+    .file_format = o->file_format, .keep_arcs = o->want_sum || o->keep_arcs,
+    .use_bb = o->line || o->want_sum, .info = o->want_info, .debug = o->debug,
+  };
 }
 
 /* Stage 3: the profile data, checked against the object; -s writes
    gmon.sum. */
 static void read_profiles(Run *r)
 {
+  const Options *o = &r->options;
   Profile *prof = &r->prof;
   gmon_init(prof, r->core.addr_size, r->core.big_endian);
-  GmonContext cx = { .syms = &r->syms, .specs = &r->specs };
+  prof->cg.debug = o->debug;
+  GmonContext cx = { .opts = reader_options(o), .syms = &r->syms, .specs = &r->specs };
   /* what tells a profile of another program (gmon_io.c check_origin) */
   unsigned char build_id[GMON_BUILD_ID_LEN];
   vma_t code[64][2];
@@ -395,42 +416,47 @@ static void read_profiles(Run *r)
   cx.build_id = core_build_id(&r->core, build_id, sizeof build_id) ? build_id : NULL;
   cx.code = (const vma_t (*)[2])code;
   cx.ncode = core_code_ranges(&r->core, code, 64);
-  if (opt.file_format == FF_PROF)
+  if (o->file_format == FF_PROF)
     msg_fatal("sorry, file format `prof' is not yet supported\n");
   for (int i = 0; i < r->nfiles; i++) gmon_out_read(prof, &cx, r->files[i]);
   gmon_finish(prof);
-  if (opt.want_info) exit(0);
-  if ((opt.line || (r->style & STYLE_SUM)) && prof->have_bb) bb_assign(&prof->bb, &r->syms);
+  if (o->want_info) exit(0);
+  if ((o->line || (r->style & STYLE_SUM)) && prof->have_bb) bb_assign(&prof->bb, &r->syms);
   if (r->style & STYLE_SUM) gmon_out_write(prof, &r->syms, "gmon.sum");
 }
 
 /* Stage 4: the analysis, samples to symbols and the call graph (-c
-   scans the program's histogram range only). */
+   scans the program's histogram range only), and --stack-times' table. */
 static void analyse(Run *r)
 {
+  const Options *o = &r->options;
   Profile *prof = &r->prof;
   vma_t cg_lo = 0, cg_hi = 0;
   /* (here, so that a profile file's own errors come first) */
-  if (((export_needs(&r->exports) & EXPORT_NEEDS_STACKS) || opt.stack_times) && !r->stacks.present)
+  if (((export_needs(&r->exports) & EXPORT_NEEDS_STACKS) || o->stack_times) && !r->stacks.present)
     no_stacks(r);
   hist_range(&prof->hist, &cg_lo, &cg_hi);
+  GmonOptions go = reader_options(o);
   if (r->objs.n && (r->style & STYLE_SUM)) objects_want_sum(&r->objs);
-  if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian))
+  if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian, &go))
     prof->have_hist = 1;
   if (r->objs.n && (r->style & STYLE_SUM)) objects_write_sum(&r->objs, "gmon.sum");
   if (prof->have_hist) hist_assign_samples(&prof->hist, &r->syms);
   if (r->objs.n) objects_settle(&r->objs, &r->syms);
-  if (r->objs.n && objects_add_arcs(&r->objs, &prof->cg, opt.keep_arcs ? &prof->arc_recs : NULL,
+  if (r->objs.n && objects_add_arcs(&r->objs, &prof->cg, o->keep_arcs ? &prof->arc_recs : NULL,
                                     &r->syms, &r->specs))
     prof->have_arcs = 1;
   /* peak memory: no report reads them (an export may) */
-  if (!opt.line && !(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
+  if (!o->line && !(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
   if (prof->have_arcs) {
-    if (opt.static_cg) core_find_calls(&r->core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
+    if (o->static_cg) core_find_calls(&r->core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
     cg_assemble(&prof->cg, &r->syms);
   }
   /* no symbol moves any more: each frame's function */
   if (r->stacks.present) stacks_resolve(&r->stacks, &r->syms);
+  /* once, for the text report and --json alike */
+  if (o->stack_times)
+    stack_times_compute(&r->times, &r->stacks, prof->have_arcs ? &prof->cg : NULL, prof->hist.hz);
 }
 
 /* Stage 5: the reports to print: those asked for or, when none was, the
@@ -467,11 +493,14 @@ static int write_exports(Run *r)
   int nout = export_to_stdout(ex);
   if (nout > 1) msg_fatal("only one export may go to standard output\n");
   const Profile *prof = &r->prof;
+  const Options *o = &r->options;
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
                      prof->have_hist ? &prof->hist : NULL,
                      prof->have_arcs ? &prof->cg : NULL,
-                     opt.keep_arcs ? &prof->arc_recs : NULL,
-                     r->stacks.present ? &r->stacks : NULL };
+                     o->keep_arcs ? &prof->arc_recs : NULL,
+                     r->stacks.present ? &r->stacks : NULL,
+                     o->stack_times ? &r->times : NULL,
+                     o->zeros, o->want_sum };
   export_write_all(ex, &in);
   return nout != 0;
 }
@@ -479,48 +508,46 @@ static int write_exports(Run *r)
 /* Stage 7: the text reports, separated by form feeds. */
 static void print_reports(Run *r)
 {
+  const Options *o = &r->options;
   Profile *prof = &r->prof;
   CallGraph *cg = &prof->cg;
   SymTab *syms = &r->syms;
   double hz = prof->hist.hz;
   long gran = hist_granularity_bytes(&prof->hist);
   int printed = 0;
-  if (opt.traditional) {        /* BSD order: call graph, flat, index */
-    if (r->graph) { cg_print(cg, syms, hz, gran); printed = 1; }
+  if (o->traditional) {         /* BSD order: call graph, flat, index */
+    if (r->graph) { cg_print(cg, syms, hz, gran, o); printed = 1; }
     if (r->flat) {
       if (printed) printf("\f\n");
-      flat_print(&prof->hist, syms);
+      flat_print(&prof->hist, syms, o);
       printed = 1;
     }
-    if (r->graph) cg_print_index(cg, syms);
+    if (r->graph) cg_print_index(cg, syms, o);
   } else {
-    if (r->flat) { flat_print(&prof->hist, syms); printed = 1; }
+    if (r->flat) { flat_print(&prof->hist, syms, o); printed = 1; }
     if (r->graph) {
       if (printed) printf("\f\n");
-      cg_print(cg, syms, hz, gran);
-      cg_print_index(cg, syms);
+      cg_print(cg, syms, hz, gran, o);
+      cg_print_index(cg, syms, o);
       printed = 1;
     }
   }
   if (r->exec) {
     if (printed) printf("\f\n");
-    ann_print_exec_counts(syms);
+    ann_print_exec_counts(syms, o);
     printed = 1;
   }
   /* without call counts of any kind GNU annotates nothing, silently */
-  if ((r->style & STYLE_ANNO) && (prof->arcs_read || prof->have_bb) && ann_print_source(syms, printed))
+  if ((r->style & STYLE_ANNO) && (prof->arcs_read || prof->have_bb) && ann_print_source(syms, printed, o))
     printed = 1;
   if (r->style & STYLE_FUNC_ORDER) cg_print_function_ordering(cg, syms);
   if (r->style & STYLE_FILE_ORDER) cg_print_file_ordering(cg, syms, r->map.files, r->map.nfiles);
-  if (opt.stack_times) {        /* ours, after all of GNU's */
-    StackTimes t;
-    stack_times_compute(&t, &r->stacks, prof->have_arcs ? cg : NULL, hz);
+  if (o->stack_times) {         /* ours, after all of GNU's */
     if (printed) printf("\f\n");
     char *file = xmalloc(strlen(r->files[0]) + 8);
     sprintf(file, "%s.stacks", r->files[0]);
-    stack_times_print(&t, syms, file);
+    stack_times_print(&r->times, syms, file, o->zeros);
     free(file);
-    stack_times_free(&t);
   }
 }
 
@@ -528,9 +555,8 @@ int main(int argc, char **argv)
 {
   static Run run;               /* zeroed: no stage has run */
   Run *r = &run;
-  options_for_startup()->whoami = argv[0];
+  util_set_name(argv[0]);       /* what messages start with */
   expandargv(&argc, &argv);     /* @FILE: options read from FILE */
-  util_set_name(argv[0]);
   /* reports run to tens of megabytes: write them in large blocks */
   static char outbuf[1 << 16];
   setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);

@@ -25,10 +25,10 @@ int hist_check(const HistSet *hs, const char *filename, vma_t lowpc, vma_t highp
   if (hs->nrecs == 0 && !hs->recs) return -1;
   if (strncmp(hs->dimen, dimen, HIST_DIMEN_LEN))
     msg_fatal("dimension unit changed between histogram records\n"
-              "%s: from '%s'\n%s: to '%s'\n", opt.whoami, hs->dimen, opt.whoami, dimen);
+              "%s: from '%s'\n%s: to '%s'\n", util_name(), hs->dimen, util_name(), dimen);
   if (hs->dimen_abbrev != abbrev)
     msg_fatal("dimension abbreviation changed between histogram records\n"
-              "%s: from '%c'\n%s: to '%c'\n", opt.whoami, hs->dimen_abbrev, opt.whoami, abbrev);
+              "%s: from '%c'\n%s: to '%c'\n", util_name(), hs->dimen_abbrev, util_name(), abbrev);
   for (size_t i = 0; i < hs->nrecs; i++) {
     const Hist *h = &hs->recs[i];
     if (h->lowpc == lowpc && h->highpc == highpc) {

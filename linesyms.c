@@ -174,7 +174,7 @@ static void emit_pt(void *ctx, vma_t addr, const char *file, int line, const cha
   }
   LinePt *p = &v->v[v->n++];
   *p = line_pt(c->core, c->funcs, addr, file, line, func);
-  DBG(DBG_SYMTAB, "lines: %s at 0x%llx (%s:%d)\n", p->name, (unsigned long long)addr, file, line);
+  DBG(c->funcs->opts.debug, DBG_SYMTAB, "lines: %s at 0x%llx (%s:%d)\n", p->name, (unsigned long long)addr, file, line);
 }
 
 /* Calls EMIT at every address of the text section where the source
@@ -222,10 +222,10 @@ static void check_segs(Core *core, const DwSeg *sg, size_t ns, vma_t lo, vma_t h
 }
 
 /* The walk over the decoded pieces: BFD is not asked at all. */
-static int walk_decoded(Core *core, LineEmit *emit, void *ctx)
+static int walk_decoded(Core *core, unsigned debug, LineEmit *emit, void *ctx)
 {
   vma_t lo = bfd_section_vma(core->text), hi = lo + bfd_section_size(core->text);
-  DwInfo *dw = dw_open(core);
+  DwInfo *dw = dw_open(core, debug);
   if (!dw) return 0;
   size_t ns;
   const DwSeg *sg = dw_segments(dw, lo, hi, &ns);
@@ -247,12 +247,13 @@ static int walk_decoded(Core *core, LineEmit *emit, void *ctx)
   return 1;
 }
 
-static void walk_lines(Core *core, LineEmit *emit, void *ctx)
+/* (DEBUG: -d's bits, for the decoder's trace) */
+static void walk_lines(Core *core, unsigned debug, LineEmit *emit, void *ctx)
 {
   vma_t lo = bfd_section_vma(core->text), hi = lo + bfd_section_size(core->text);
   size_t np = 0;
   if (!getenv("GPROF_LINES_BYTEWISE") && !getenv("GPROF_LINES_BFD") && core_has_line_info(core)
-      && walk_decoded(core, emit, ctx))
+      && walk_decoded(core, debug, emit, ctx))
     return;
   /* GPROF_LINES_BYTEWISE: walk every byte as GNU does (a test aid: the
      result must be the same, only slower) */
@@ -322,7 +323,7 @@ void line_add_syms(Core *core, SymTab *tab)
 
   PtVec pts = { 0, 0, 0 };
   LineCtx lc = { core, tab, &pts };
-  walk_lines(core, emit_pt, &lc);
+  walk_lines(core, tab->opts.debug, emit_pt, &lc);
   /* functions and lines are each in address order: merged into one
      table, made once.  At an address both have, the function (met first)
      stays unless symtab_finalize's rule prefers the line. */
@@ -338,7 +339,7 @@ void line_add_syms(Core *core, SymTab *tab)
     j++;
     if (out > 0 && nb[out - 1].addr == c->addr) {
       int take = sym_prefer(c, &nb[out - 1]);
-      DBG(DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
+      DBG(tab->opts.debug, DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
           (unsigned long long)c->addr, nb[out - 1].name, c->name, take ? c->name : nb[out - 1].name);
       if (take) {
         if (tab->owns_names) free((void *)nb[out - 1].name);
@@ -404,7 +405,7 @@ size_t line_starts(Core *core, const SymTab *funcs, vma_t **starts, vma_t *last_
   if (nf && funcs->addrs[nf - 1] >= text_hi) nf--;     /* as line_add_syms drops it */
   StartCtx c;
   memset(&c, 0, sizeof c);
-  walk_lines(core, emit_start, &c);
+  walk_lines(core, funcs->opts.debug, emit_start, &c);
   vma_t *v = xmalloc((nf + c.a.n + 1) * sizeof *v);
   size_t i = 0, j = 0, n = 0;
   while (i < nf || j < c.a.n) {
@@ -460,7 +461,7 @@ size_t line_points(Core *core, const SymTab *funcs, LinePoint **points)
   PointVec p = { NULL, 0, 0 };
   if (core_has_line_info(core)) {
     core_prime_src_info(core, funcs);
-    walk_lines(core, emit_point, &p);
+    walk_lines(core, funcs->opts.debug, emit_point, &p);
   }
   *points = p.v;
   return p.n;

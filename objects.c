@@ -330,8 +330,9 @@ static void elf_funcs(const Elf *e, uint32_t type, vma_t lo, vma_t hi, FSymV *ou
 
 /* The separate debug file of OB with its build-id, if any: by build-id
    under /usr/lib/debug/.build-id, else .gnu_debuglink's name beside the
-   object, in its .debug/, or under /usr/lib/debug + its directory. */
-static int debug_file(const Obj *ob, Elf *e)
+   object, in its .debug/, or under /usr/lib/debug + its directory
+   (DEBUG: -d's bits). */
+static int debug_file(const Obj *ob, Elf *e, unsigned debug)
 {
   Core c;
   unsigned char id[ID_MAX];
@@ -376,7 +377,7 @@ static int debug_file(const Obj *ob, Elf *e)
     int same = !idlen || (core_build_id(&dc, did, sizeof did) && !memcmp(did, id, sizeof id));
     bfd_close(d);
     if (same && elf_load(e, cand[i])) {
-      DBG(DBG_SYMTAB, "objects: %s: symbols from %s\n", ob->path, cand[i]);
+      DBG(debug, DBG_SYMTAB, "objects: %s: symbols from %s\n", ob->path, cand[i]);
       return 1;
     }
   }
@@ -391,7 +392,7 @@ static int fsym_cmp(const void *a, const void *b)
 }
 
 /* OB's functions and gap symbols, at its addresses plus ob->base,
-   finalized as a table of their own, in T. */
+   finalized as a table of their own, in T (empty, its opts set). */
 static void object_syms(const Obj *ob, SymTab *t)
 {
   Elf e, dbg;
@@ -402,7 +403,7 @@ static void object_syms(const Obj *ob, SymTab *t)
   const char *from = "none";
   if (have) elf_funcs(&e, SHT_SYMTAB, ob->text_lo, ob->text_hi, &fv);
   if (fv.n) from = ".symtab";
-  if (!fv.n && debug_file(ob, &dbg)) {
+  if (!fv.n && debug_file(ob, &dbg, t->opts.debug)) {
     elf_funcs(&dbg, SHT_SYMTAB, ob->text_lo, ob->text_hi, &fv);
     if (fv.n) from = "debug file";
   }
@@ -410,7 +411,7 @@ static void object_syms(const Obj *ob, SymTab *t)
     elf_funcs(&e, SHT_DYNSYM, ob->text_lo, ob->text_hi, &fv);
     if (fv.n) from = ".dynsym";
   }
-  DBG(DBG_SYMTAB, "objects: %s: %zu functions from %s\n", ob->path, fv.n, from);
+  DBG(t->opts.debug, DBG_SYMTAB, "objects: %s: %zu functions from %s\n", ob->path, fv.n, from);
   /* by address, ties in table order (symtab_finalize keeps the earlier
      of equals) */
   if (fv.n) qsort(fv.v, fv.n, sizeof *fv.v, fsym_cmp);
@@ -450,7 +451,7 @@ static void object_syms(const Obj *ob, SymTab *t)
     s->is_static = f->local;
     s->file_done = 1;
     s->bfd_seq = (unsigned)t->len;
-    if (opt.demangle) {
+    if (t->opts.demangle) {
       char *d = cplus_demangle(f->name, DMGL_PARAMS | DMGL_ANSI);
       if (d) {
         size_t dl = strlen(d) + strlen(ob->suffix) + 1;
@@ -485,6 +486,7 @@ static void append_syms(Objects *o, SymTab *tab, size_t from)
   SymTab *parts = xcalloc(o->n - from, sizeof *parts);
   size_t total = tab->len;
   for (size_t k = from; k < o->n; k++) {
+    parts[k - from].opts = tab->opts;
     object_syms(&o->v[k], &parts[k - from]);
     total += parts[k - from].len;
   }
@@ -758,12 +760,13 @@ static void take_arc(void *arg, vma_t from, vma_t self, uint64_t count)
   o->arcs[o->narcs++] = (ObjArc){ from, self + ob->base, count, 0, 0 };
 }
 
-int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
+int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian, const GmonOptions *go)
 {
   int added = 0;
   SymTab none;
   SymSpecs specs;
   memset(&none, 0, sizeof none);
+  none.opts.debug = go->debug;
   sym_id_init(&specs);
   for (size_t k = 0; k < o->n; k++) {
     Obj *ob = &o->v[k];
@@ -774,7 +777,7 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian)
     c.abfd = ob->abfd;
     unsigned char id[GMON_BUILD_ID_LEN];
     vma_t code[64][2];
-    GmonContext cx = { .syms = &none, .specs = &specs, .object = ob->path };
+    GmonContext cx = { .opts = *go, .syms = &none, .specs = &specs, .object = ob->path };
     if (ob->abfd) {             /* its own layout, and what check_origin checks */
       int size = bfd_arch_bits_per_address(ob->abfd) / 8;
       gmon_init(&p, size == 4 ? 4 : 8, bfd_big_endian(ob->abfd));

@@ -11,6 +11,7 @@
 #define OBJECTS_H
 #include "hist.h"
 #include "call_graph.h"
+#include "gmon_io.h"
 
 /* The longest build-id kept (bytes). */
 #define OBJECTS_ID_MAX 64
@@ -54,9 +55,10 @@ void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t
 /* Reads each object's profile files and appends their histogram records
    to HS (after the program's own files and -s), keeping their arcs for
    objects_add_arcs; an object without a file is read in the program's
-   layout (ADDR_SIZE, BIG_ENDIAN).  Returns whether any record was
+   layout (ADDR_SIZE, BIG_ENDIAN), all as GO says (the options the
+   program's files were read with).  Returns whether any record was
    added. */
-int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian);
+int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian, const GmonOptions *go);
 /* -s: objects_read_hist also sums each object's files, in its own
    address space, for objects_write_sum.  Before objects_read_hist. */
 void objects_want_sum(Objects *o);

@@ -1,6 +1,12 @@
-/* options.c -- storage for the run's options (see options.h). */
+/* options.c -- the options' defaults (see options.h). */
+#include <string.h>
 #include "options.h"
 
-Options options_storage_;
-
-Options *options_for_startup(void) { return &options_storage_; }
+void options_init(Options *o)
+{
+  memset(o, 0, sizeof *o);
+  o->demangle = 1;
+  o->width = 80;
+  o->table_length = 10;
+  o->min_count = 1;             /* -A: counts below it show as ##### */
+}

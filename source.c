@@ -5,7 +5,6 @@
  * information. */
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
 #include "source.h"
 #include "core.h"
 
@@ -44,14 +43,14 @@ int src_sym_line(const SymTab *tab, const Sym *s)
 const char *src_sym_file(const SymTab *tab, const Sym *s)
 {
   const char *f = src_sym_path(tab, s);
-  return f && !opt.print_path ? src_base_name(f) : f;
+  return f && !tab->opts.print_path ? src_base_name(f) : f;
 }
 
-FILE *src_open(const char *path)
+FILE *src_open(const char *path, const char *dirs)
 {
   FILE *f = fopen(path, "r");
-  if (f || !opt.src_dirs) return f;
-  const char *base = src_base_name(path), *d = opt.src_dirs;
+  if (f || !dirs) return f;
+  const char *base = src_base_name(path), *d = dirs;
   while (*d) {
     const char *e = strchr(d, ':');
     size_t len = e ? (size_t)(e - d) : strlen(d);

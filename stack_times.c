@@ -144,10 +144,10 @@ void stack_times_compute(StackTimes *t, const Stacks *st, const CallGraph *cg, d
 }
 
 /* S as the call graph names it, with its index only where the call
-   graph prints its entry. */
-static void name(const SymTab *tab, const Sym *s)
+   graph prints its entry (ZEROS: -z). */
+static void name(const SymTab *tab, const Sym *s, int zeros)
 {
-  if (cg_entry_printed(s)) cg_print_name(tab, s);
+  if (cg_entry_printed(s, zeros, tab->opts.line)) cg_print_name(tab, s);
   else fputs(sym_label(tab, s), stdout);
 }
 
@@ -157,7 +157,7 @@ static void est(FILE *f, double v)
   else fprintf(f, "%11.2f", v);
 }
 
-void stack_times_print(const StackTimes *t, const SymTab *tab, const char *stack_file)
+void stack_times_print(const StackTimes *t, const SymTab *tab, const char *stack_file, int zeros)
 {
   FILE *f = stdout;             /* cg_print_name prints there */
   fprintf(f, "\t\t     Measured time, from the sampled stacks\n\n");
@@ -173,7 +173,7 @@ void stack_times_print(const StackTimes *t, const SymTab *tab, const char *stack
     fprintf(f, "%11.2f", (double)s->incl / t->hz);
     est(f, s->est);
     fprintf(f, "%11.2f    ", (double)s->self / t->hz);
-    name(tab, s->sym);
+    name(tab, s->sym, zeros);
     putc('\n', f);
   }
   fprintf(f, "\n   measured   estimated\n    seconds     seconds       calls    caller -> callee\n");
@@ -183,9 +183,9 @@ void stack_times_print(const StackTimes *t, const SymTab *tab, const char *stack
     est(f, a->est);
     if (a->calls) fprintf(f, "%12llu    ", (unsigned long long)a->calls);
     else fprintf(f, "%12s    ", "-");
-    name(tab, a->caller);
+    name(tab, a->caller, zeros);
     fputs(" -> ", f);
-    name(tab, a->callee);
+    name(tab, a->callee, zeros);
     putc('\n', f);
   }
 }

@@ -42,7 +42,7 @@ typedef struct {
    NULL) at the histogram's rate HIST_HZ. */
 void stack_times_compute(StackTimes *t, const Stacks *st, const CallGraph *cg, double hist_hz);
 /* The report, on standard output; TAB names the functions as the call
-   graph does. */
-void stack_times_print(const StackTimes *t, const SymTab *tab, const char *stack_file);
+   graph does (ZEROS: -z, which decides where it prints an index). */
+void stack_times_print(const StackTimes *t, const SymTab *tab, const char *stack_file, int zeros);
 void stack_times_free(StackTimes *t);
 #endif

@@ -621,7 +621,7 @@ void stacks_resolve(Stacks *st, const SymTab *tab)
   st->sym = xcalloc(st->nframes + 1, sizeof *st->sym);
   /* -l: the function each of the program's symbols lies in */
   size_t own = symtab_own_len(tab), *func = NULL;
-  if (opt.line) {
+  if (tab->opts.line) {
     func = xmalloc((own + 1) * sizeof *func);
     size_t last = SIZE_MAX;
     for (size_t i = 0; i < own; i++) {
@@ -683,9 +683,9 @@ void stacks_resolve(Stacks *st, const SymTab *tab)
   }
 }
 
-const char *stacks_frame_name(const Stacks *st, size_t i)
+const char *stacks_frame_name(const Stacks *st, const SymTab *tab, size_t i)
 {
-  if (st->sym && st->sym[i]) return sym_print_name(st->sym[i]);
+  if (st->sym && st->sym[i]) return sym_print_name(tab, st->sym[i]);
   uint32_t k = st->obj[i];
   if (k != NONE && st->objname) return st->objname[k];
   if (st->pcname && st->pcname[i]) return st->pcname[i];

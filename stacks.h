@@ -78,9 +78,9 @@ void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int
 /* Each frame's function in TAB (after the analysis). */
 void stacks_resolve(Stacks *st, const SymTab *tab);
 /* The name a frame prints under (after stacks_resolve): its function's
-   report name, else "[object]" (its object's file name), else "0xPC".
-   Owned by ST. */
-const char *stacks_frame_name(const Stacks *st, size_t frame);
+   report name (sym_print_name in TAB, the table it was resolved in), else
+   "[object]" (its object's file name), else "0xPC".  Owned by ST or TAB. */
+const char *stacks_frame_name(const Stacks *st, const SymTab *tab, size_t frame);
 /* Samples in all stacks (the sum of counts). */
 uint64_t stacks_total(const Stacks *st);
 void stacks_free(Stacks *st);

@@ -109,7 +109,7 @@ static int file_matches(const SymTab *tab, const Sym *s, const char *file)
 static int matches(const SymTab *tab, const Sym *s, const Spec *sp)
 {
   if (s->is_cycle) return 0;
-  if (sp->func && strcmp(s->name, sp->func) && strcmp(sym_print_name(s), sp->func))
+  if (sp->func && strcmp(s->name, sp->func) && strcmp(sym_print_name(tab, s), sp->func))
     return 0;
   if (sp->file && !file_matches(tab, s, sp->file)) return 0;
   if (sp->line && src_sym_line(tab, s) != sp->line) return 0;
@@ -159,8 +159,9 @@ void sym_id_parse(SymSpecs *ss, SymTab *tab)
       }
       if (matches(tab, s, sp)) {
         s->tables |= 1u << sp->table;
-        DBG(DBG_SYMSPEC, "symspec: %s%s%s%s matches %s for table %d\n", sp->file ? sp->file : "",
-            sp->file ? ":" : "", sp->func ? sp->func : "", sp->line ? "(line)" : "", s->name, sp->table);
+        DBG(tab->opts.debug, DBG_SYMSPEC, "symspec: %s%s%s%s matches %s for table %d\n",
+            sp->file ? sp->file : "", sp->file ? ":" : "", sp->func ? sp->func : "",
+            sp->line ? "(line)" : "", s->name, sp->table);
       }
     }
     for (int t = 0; t < NUM_TABLES; t++)
@@ -201,12 +202,12 @@ void sym_id_flags(Sym *s)
   }
 }
 
-/* The name as printed: demangled unless --no-demangle, computed once. */
-const char *sym_print_name(const Sym *s)
+/* The name as printed: demangled unless --no-demangle or -T (BSD's
+   layout shows linkage names), computed once. */
+const char *sym_print_name(const SymTab *tab, const Sym *s)
 {
   Sym *m = (Sym *)s;
-  /* BSD's layout (-T) shows linkage names */
-  if (m->is_cycle || !opt.demangle || opt.traditional) return s->name;
+  if (m->is_cycle || !tab->opts.demangle) return s->name;
   if (!m->dname) {
     char *d = cplus_demangle(s->name, DMGL_PARAMS | DMGL_ANSI);
     m->dname = d ? d : s->name;
@@ -220,14 +221,14 @@ const char *sym_print_name(const Sym *s)
 const char *sym_label(const SymTab *tab, const Sym *s)
 {
   Sym *m = (Sym *)s;
-  if ((!opt.inline_names && !opt.line) || s->is_cycle) return sym_print_name(s);
+  if ((!tab->opts.inline_names && !tab->opts.line) || s->is_cycle) return sym_print_name(tab, s);
   if (!m->label) {
     const char *f = src_sym_file(tab, s);
-    const char *n = sym_print_name(s);
+    const char *n = sym_print_name(tab, s);
     if (f) {
       size_t len = strlen(n) + strlen(f) + 64;
       char *b = xmalloc(len);
-      if (opt.line)
+      if (tab->opts.line)
         snprintf(b, len, "%s (%s:%d @ %llx)", n, f, src_sym_line(tab, s),
                  (unsigned long long)s->addr);
       else

@@ -39,7 +39,9 @@ static inline int sym_id_in_anno(const Sym *s) { return (s->sel & SEL_ANNO) != 0
 int sym_id_arc_ok(const SymSpecs *sp, const SymTab *tab, const Sym *parent, const Sym *child);
 void sym_id_flags(Sym *s);       /* last word on print_flag and prop_fract */
 
-const char *sym_print_name(const Sym *s);
-/* The print name plus, under --inline-file-names, "(file:line)". */
+/* The name S prints under: demangled when TAB's opts.demangle. */
+const char *sym_print_name(const SymTab *tab, const Sym *s);
+/* The print name plus, under --inline-file-names, "(file:line)" (under
+   -l "(file:line @ addr)"): TAB's opts. */
 const char *sym_label(const SymTab *tab, const Sym *s);
 #endif

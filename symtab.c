@@ -51,7 +51,7 @@ void symtab_finalize(SymTab *tab)
     const Sym *c = &old[k[i].val];
     if (out > 0 && tab->base[out - 1].addr == c->addr) {
       int take = sym_prefer(c, &tab->base[out - 1]);
-      DBG(DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
+      DBG(tab->opts.debug, DBG_SYMTAB, "symtab: 0x%llx: %s and %s share it, keeping %s\n",
           (unsigned long long)c->addr, tab->base[out - 1].name, c->name,
           take ? c->name : tab->base[out - 1].name);
       if (take) {
@@ -151,6 +151,6 @@ void sym_lookup_prefetch(const SymTab *tab, vma_t addr, int stage)
 Sym *sym_lookup(const SymTab *tab, vma_t addr)
 {
   Sym *s = sym_lookup_quiet(tab, addr);
-  DBG(DBG_LOOKUP, "lookup: 0x%llx -> %s\n", (unsigned long long)addr, s ? s->name : "(none)");
+  DBG(tab->opts.debug, DBG_LOOKUP, "lookup: 0x%llx -> %s\n", (unsigned long long)addr, s ? s->name : "(none)");
   return s;
 }

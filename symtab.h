@@ -87,9 +87,27 @@ enum {
   SEL_TIME_OFF = 64             /* never passes its time on */
 };
 
+/* The options every stage that holds the table shares (options.h): set
+   by the driver before the table is built, read by the table's makers
+   (corefile.c, linesyms.c, objects.c), the naming of its symbols
+   (sym_ids.c sym_print_name, sym_label; source.c) and the stages that
+   trace their work on it. */
+typedef struct {
+  unsigned debug;               /* -d: DBG_* bits (options.h) */
+  int line;                     /* -l: line symbols (linesyms.c), reports by line */
+  int external;                 /* -S: the symbols came from a table, not the
+                                   object (no line information asked for) */
+  int no_static;                /* -a: static functions left out (corefile.c) */
+  int demangle;                 /* names print demangled (--demangle, not -T,
+                                   whose BSD layout shows linkage names) */
+  int inline_names;             /* --inline-file-names: "name (file:line)" */
+  int print_path;               /* -L: a file named by its whole path */
+} SymTabOptions;
+
 typedef struct {
   Sym *base;
   size_t len;
+  SymTabOptions opts;
   vma_t *addrs;                 /* base[i].addr, packed for fast search */
   size_t *bucket, nbuckets;     /* sym_lookup's index, built on first use */
   unsigned shift;

@@ -19,6 +19,8 @@ static const char *progname = "gprof";
 
 void util_set_name(const char *whoami) { progname = whoami; }
 
+const char *util_name(void) { return progname; }
+
 static jmp_buf *fatal_env;
 static int fatal_quiet;
 

@@ -16,6 +16,10 @@
 typedef uint64_t vma_t;         /* an address in the profiled program */
 
 void util_set_name(const char *whoami);
+/* That name, for the few messages that print it themselves (their bytes
+   are not msg_fatal's: the name elsewhere, or mid-report without
+   flushing stdout). */
+const char *util_name(void);
 _Noreturn void fatal(const char *fmt, ...);
 /* The same with the program name first, "gprof: MSG" (GNU's usual
    prefix; messages that start otherwise use fatal and warn_msg). */

@@ -17,6 +17,19 @@ bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 gaps=0
 known() { grep -qxF "$1 $2" known-gaps; }
+# A section's log, tests/out/NAME.log: "ok" lines pass, "FAIL" lines fail
+# as "NAME: ...", "skip" lines are shown; with DONE, a log without a line
+# matching it means the section did not run to the end.
+section_log() {
+  while IFS= read -r l; do
+    case $l in
+      ok*) ok;;
+      FAIL*) bad "$1: ${l#FAIL }";;
+      skip*) echo "$1: $l";;
+    esac
+  done < "$out/$1.log"
+  [ -z "$2" ] || grep -q "$2" "$out/$1.log" || bad "$1: the tests did not run to the end (see tests/out/$1.log)"
+}
 optfile() { if [ -f $1/optsets ]; then echo $1/optsets; else echo optsets; fi; }
 
 # 1. Committed expectations.
@@ -197,9 +210,7 @@ done
 # 7. Hostile input (issue 12): endless and oversized inputs fail fast and
 #    small, and the mutation test (damaged copies of every profile file).
 HOSTILE_GPROF="$out/bin/gprof" sh hostile.sh > "$out/hostile.log" 2>&1
-while IFS= read -r l; do
-  case $l in ok*) ok;; FAIL*) bad "hostile: ${l#FAIL }";; esac
-done < "$out/hostile.log"
+section_log hostile
 grep -q '^ok /dev/zero' "$out/hostile.log" || bad "hostile: the checks did not run (see tests/out/hostile.log)"
 if command -v python3 > /dev/null; then
   python3 tools/mutate.py --gprof "$out/bin/gprof" --count ${MUTATE_COUNT:-300} --seed 1 > "$out/mutate.log" 2>&1
@@ -212,49 +223,22 @@ fi
 # 8. The exports (--dot, --callgrind, --json), read back by dot,
 #    callgrind_annotate and a JSON Schema check (tests/exports.sh).
 GPROF="$GPROF" OUT="$out/exports" sh exports.sh > "$out/exports.log" 2>&1
-while IFS= read -r l; do
-  case $l in
-    ok*) ok;;
-    FAIL*) bad "exports: ${l#FAIL }";;
-  esac
-done < "$out/exports.log"
-grep -q '^ok 20000 functions (dagprof)' "$out/exports.log" || bad "exports: the tests did not run to the end (see tests/out/exports.log)"
+section_log exports '^ok 20000 functions (dagprof)'
 
 # 8b. --pprof, decoded here and read by go tool pprof (tests/pprof.sh).
 GPROF="$GPROF" OUT="$out/pprof" sh pprof.sh > "$out/pprof.log" 2>&1
-while IFS= read -r l; do
-  case $l in
-    ok*) ok;;
-    FAIL*) bad "pprof: ${l#FAIL }";;
-    skip*) echo "pprof: $l";;
-  esac
-done < "$out/pprof.log"
-grep -q '^ok 20000 functions: decoded' "$out/pprof.log" || bad "pprof: the tests did not run to the end (see tests/out/pprof.log)"
+section_log pprof '^ok 20000 functions: decoded'
 
 # 9. libprof's sampled stacks (--folded, --flame; tests/stacks.sh): hand-
 #    made stack files against stacks worked out from nm, the SVG checked
 #    and rendered, hostile stack files.
 GPROF="$GPROF" OUT="$out/stacks" sh stacks.sh > "$out/stacks.log" 2>&1
-while IFS= read -r l; do
-  case $l in
-    ok*) ok;;
-    FAIL*) bad "stacks: ${l#FAIL }";;
-    skip*) echo "stacks: $l";;
-  esac
-done < "$out/stacks.log"
-grep -q '^stacks: done' "$out/stacks.log" || bad "stacks: the tests did not run to the end (see tests/out/stacks.log)"
+section_log stacks '^stacks: done'
 
 # 10. --stack-times: measured inclusive time against the program's own
 #     clock where the estimate is wrong (tests/stack_times.sh).
 GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
-while IFS= read -r l; do
-  case $l in
-    ok*) ok;;
-    FAIL*) bad "stack_times: ${l#FAIL }";;
-    skip*) echo "stack_times: $l";;
-  esac
-done < "$out/stack_times.log"
-grep -q '^stack_times: done' "$out/stack_times.log" || bad "stack_times: the tests did not run to the end (see tests/out/stack_times.log)"
+section_log stack_times '^stack_times: done'
 
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
 echo "$pass passed, $fail failed"

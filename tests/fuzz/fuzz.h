@@ -5,8 +5,9 @@
  * through util_fatal_trap instead of ending the process (quietly: the
  * messages are tested by the suite), and the target then frees what the
  * stage's state holds, so the next input starts from nothing.  Reports go
- * to /dev/null.  Options are set through the driver's door
- * (options_for_startup), as gprof.c does. */
+ * to /dev/null.  Each input gets options of its own (GNU's defaults,
+ * options_init), which the target changes and hands to the stages it
+ * runs, as gprof.c does. */
 #ifndef FUZZ_H
 #define FUZZ_H
 #define _GNU_SOURCE
@@ -22,17 +23,13 @@
 static inline Options *fuzz_options(void)
 {
   static int done;
-  Options *o = options_for_startup();
+  static Options o;
   if (!done) {
     done = 1;
     if (!freopen("/dev/null", "w", stdout)) abort();
   }
-  memset(o, 0, sizeof *o);
-  o->whoami = "gprof";
-  o->demangle = 1;
-  o->width = 80;
-  o->table_length = 10;
-  return o;
+  options_init(&o);
+  return &o;
 }
 
 /* A memory stream over the input (fmemopen wants a non-empty buffer). */
@@ -42,13 +39,15 @@ static inline FILE *fuzz_stream(const uint8_t *data, size_t size)
   return size ? fmemopen((void *)data, size, "r") : fmemopen((void *)empty, 0, "r");
 }
 
-/* N functions at BASE, BASE+STEP, ... (names from a fixed list). */
+/* N functions at BASE, BASE+STEP, ... (names from a fixed list), named
+   as by default (demangled). */
 static inline void fuzz_symtab(SymTab *tab, size_t n, vma_t base, vma_t step)
 {
   static const char *names[] = { "main", "alpha", "beta", "gamma", "delta", "mcount",
                                  "_Z3fooi", "helper", "step", "spin", "tri_a", "tri_b",
                                  "tri_c", "leaf", "root", "etext" };
   memset(tab, 0, sizeof *tab);
+  tab->opts.demangle = 1;
   tab->base = xcalloc(n, sizeof(Sym));
   tab->len = n;
   for (size_t i = 0; i < n; i++) {

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   jmp_buf env;
   if (!setjmp(env)) {
     util_fatal_trap(&env, 1);
-    ann_print_file("fuzz.c", v, n, f, stdout, data[0] & 0x80, NULL);
+    ann_print_file("fuzz.c", v, n, f, stdout, data[0] & 0x80, NULL, o);
   }
   util_fatal_trap(NULL, 0);
   fclose(f);

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   bounded_wrap(&in, fuzz_stream(data, size), 1 << 20);
   if (!setjmp(env)) {
     util_fatal_trap(&env, 1);
-    core_read_map_stream(&map, "fuzz.map", &in);
+    core_read_map_stream(&map, "fuzz.map", &in, 0);
   }
   util_fatal_trap(NULL, 0);
   bounded_close(&in);

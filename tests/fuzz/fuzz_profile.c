@@ -27,10 +27,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   SymSpecs specs;
   Profile prof;
   fuzz_symtab(&tab, 12, 0x1000, 0x40);
+  tab.opts.demangle = !o->traditional;
   sym_id_init(&specs);
   sym_id_parse(&specs, &tab);
   gmon_init(&prof, as, be);
-  GmonContext cx = { .syms = &tab, .specs = &specs };
+  GmonContext cx = { .opts = { .file_format = o->file_format, .keep_arcs = o->want_sum,
+                               .use_bb = o->want_sum },
+                     .syms = &tab, .specs = &specs };
   BoundedIn in;
   FILE *f = fuzz_stream(data, size);
   bounded_wrap(&in, f, 1 << 20);
@@ -43,10 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (o->want_sum) gmon_out_write(&prof, &tab, "/dev/null");   /* -s's writers */
     if (prof.have_hist) hist_assign_samples(&prof.hist, &tab);
     if (prof.have_arcs) cg_assemble(&prof.cg, &tab);
-    if (prof.have_hist) flat_print(&prof.hist, &tab);
+    if (prof.have_hist) flat_print(&prof.hist, &tab, o);
     if (prof.have_arcs) {
-      cg_print(&prof.cg, &tab, prof.hist.hz, hist_granularity_bytes(&prof.hist));
-      cg_print_index(&prof.cg, &tab);
+      cg_print(&prof.cg, &tab, prof.hist.hz, hist_granularity_bytes(&prof.hist), o);
+      cg_print_index(&prof.cg, &tab, o);
       cg_print_function_ordering(&prof.cg, &tab);
     }
   }

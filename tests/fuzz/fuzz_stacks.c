@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     objects_settle(&objs, &tab);
     if (st.present) {
       stacks_resolve(&st, &tab);
-      for (size_t i = 0; i < st.nframes; i++) (void)stacks_frame_name(&st, i);
+      for (size_t i = 0; i < st.nframes; i++) (void)stacks_frame_name(&st, &tab, i);
       ExportInput in;
       memset(&in, 0, sizeof in);
       in.program = "fuzz";

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
 #include "gmon_io.h"
 
 static int fails;
@@ -18,8 +17,7 @@ static int fails;
 
 int main(void)
 {
-  Options *o = options_for_startup();
-  o->whoami = "gprof";
+  util_set_name("gprof");
 
   /* fatal returns to the trap, quietly */
   jmp_buf env;

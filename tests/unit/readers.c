@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "options.h"
 #include "gmon_io.h"
 
 static int fails;
@@ -161,10 +160,10 @@ static void check_merge(int as, int be)
     if (!seen[from][self]) { seen[from][self] = 1; distinct++; }
   }
   const char *name = write_file();
-  options_for_startup()->want_sum = 1;
+  cx.opts.keep_arcs = cx.opts.use_bb = 1;     /* as -s reads them */
   for (int r = 0; r < 3; r++) gmon_out_read(&prof, &cx, name);
   gmon_finish(&prof);
-  options_for_startup()->want_sum = 0;
+  cx.opts.keep_arcs = cx.opts.use_bb = 0;
   CHECK(prof.arc_recs.n == distinct);
   for (int i = 0; i < NB; i++) CHECK(prof.hist.recs[0].bins[i] == want_bins[i]);
   for (int a = 0; a < 3; a++)
@@ -179,7 +178,7 @@ static void check_merge(int as, int be)
 int main(void)
 {
   char err[512];
-  options_for_startup()->whoami = "gprof";
+  util_set_name("gprof");
   sym_id_init(&specs);
   make_symtab();
   gnu_file(8, 0); check_gnu("64-bit little-endian");

@@ -10,8 +10,8 @@
 #include "export_common.c"
 
 /* what export_common.c calls elsewhere in the analyzer */
-int cg_entry_printed(const Sym *s) { (void)s; return 1; }
-const char *sym_print_name(const Sym *s) { return s->name; }
+int cg_entry_printed(const Sym *s, int zeros, int line) { (void)s; (void)zeros; (void)line; return 1; }
+const char *sym_print_name(const SymTab *tab, const Sym *s) { (void)tab; return s->name; }
 const char *sym_label(const SymTab *tab, const Sym *s) { (void)tab; return s->name; }
 
 static int bad, n;

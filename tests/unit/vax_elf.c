@@ -9,7 +9,6 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "options.h"
 #include "corefile.h"
 #include "cg_arcs.h"
 
@@ -41,7 +40,7 @@ int main(void)
   };
   size_t nwant = sizeof want / sizeof want[0];
   int fails = 0;
-  options_for_startup()->whoami = "gprof";
+  util_set_name("gprof");
   Core core;
   core_init(&core, "cases/vax_calls/bin");
   core_create_function_syms(&core, NULL, &symtab);
