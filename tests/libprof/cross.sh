@@ -233,8 +233,11 @@ rm -rf gmon.sum gmon.sum.objects
 "$G" -s --objects objcalls gmon.out gmon.out > /dev/null 2> sum.err
 "$G" --objects --json=- objcalls gmon.sum 2> /dev/null | python3 "$here/arcs.py" --json > sum.graph
 awk -F'|' '{print $1 "|" $2 "|" 2 * $3}' all.graph | sort > twice.graph
-sort sum.graph | cmp -s - twice.graph && [ ! -s sum.err ]
-say $? "objects' calls: -s --objects sums every object: each arc of --objects twice over gmon.out with itself $(cat sum.err)"
+# (under qemu the C library's path names the sysroot's: a warning that it
+# cannot be read, as in the other checks here)
+grep -v ': cannot read it: ' sum.err > sum.other
+sort sum.graph | cmp -s - twice.graph && [ ! -s sum.other ]
+say $? "objects' calls: -s --objects sums every object: each arc of --objects twice over gmon.out with itself $(cat sum.other)"
 rm -rf gmon.out gmon.out.objects
 out=$(LIBPROF_OBJECTS=1 run ./objcalls "$w/libcb.so" "$w/libfill.so" snap snap.out) && ocalls "$out"
 [ "$($g -b -p libca.so $(files snap.out libca.so) 2> /dev/null | awk '$NF == "a_leaf" && NF == 7 {print $4}')" = "$k_a_leaf" ] \
