@@ -137,7 +137,9 @@ say $ok "stacks too: --folded names libca.so and, through the stacks only, libc.
 # ---- under valgrind: a -pg library's start-up code calls __monstartup
 # before the C library has set environ; the LIBPROF_* variables are
 # still seen (read from /proc/self/environ) ----
-if command -v valgrind > /dev/null; then
+if [ -n "$LIBPROF_SANITIZED" ]; then
+  echo "skip: LIBPROF_* read under valgrind: AddressSanitizer's programs do not run under valgrind"
+elif command -v valgrind > /dev/null; then
   echo 'void a_work(long n); int main(void) { a_work(1000); return 0; }' > vg.c
   cc -O1 -pg vg.c -o vg -L. -lca -L"$top/libprof" -lprof -Wl,-rpath,"$w"
   rm -rf gmon.out gmon.out.*
