@@ -650,15 +650,19 @@ typedef struct { vma_t addr; const Row *row; } LPt;
 
 typedef struct { vma_t addr; const char *name; size_t seq; } ESym;
 
+/* By address; of several at one address the first in the symbol table
+   last, since the walk below keeps the last one at or below a point. */
 static int cmp_esym(const void *a, const void *b)
 {
   const ESym *x = a, *y = b;
   if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
-  return (x->seq > y->seq) - (x->seq < y->seq);
+  return (x->seq < y->seq) - (x->seq > y->seq);
 }
 
 /* Where no DWARF function holds an address, BFD names the nearest symbol
-   of the symbol table at or below it (in the text section). */
+   of the symbol table at or below it (in the text section); of several at
+   one address, the first in symbol-table order (zstd's assembler loops
+   "_HUF_..." and "HUF_..."). */
 static ESym *elf_syms(DwInfo *dw, size_t *n)
 {
   Core *c = dw->core;

@@ -8,7 +8,7 @@ peak RSS, checks the outputs are byte-identical and prints the ratios and
 whether each target of issue 15 is met.  BENCH_QUICK=1 skips the slow GNU
 runs of the 100,000/200,000-arc identity sets and the 10,000-file merge.
 Usage: bench/bench.py [SECTION...]   (sections: same speed growth sum c l lscale)"""
-import os, statistics, subprocess, sys, time
+import hashlib, os, statistics, subprocess, sys, time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OURS = os.environ.get('GPROF', os.path.join(TOP, 'gprof'))
@@ -18,7 +18,7 @@ REPS = int(os.environ.get('BENCH_REPS', '5'))
 GREPS = int(os.environ.get('BENCH_GNU_REPS', '3'))
 QUICK = os.environ.get('BENCH_QUICK') == '1'
 GEN = os.path.join(TOP, 'bench', 'genprof.py')
-ONECU = int(os.environ.get('BENCH_ONECU', '2000'))
+ONECU = int(os.environ.get('BENCH_ONECU', '1200'))
 have_gnu = os.access(GNU, os.X_OK)
 results = []                        # (target, met, text)
 
@@ -33,7 +33,9 @@ def target(name, met, text):
 
 
 def gen(kind, *args):
-    d = os.path.join(DIR, kind + '_' + '_'.join(map(str, args)))
+    # named after the generator's text too: a changed generator is rerun
+    tag = hashlib.sha1(open(GEN, 'rb').read()).hexdigest()[:8]
+    d = os.path.join(DIR, '_'.join([kind] + [str(a) for a in args] + [tag]))
     if not os.path.exists(os.path.join(d, '.done')):
         os.makedirs(d, exist_ok=True)
         subprocess.check_call([sys.executable, GEN, kind] + [str(a) for a in args] + [d],

@@ -17,12 +17,14 @@
       DIR/prog: the merge program compiled with -g -pg and run: DIR/gmon.out
       (for -l).
   genprof.py onecu N DIR
-      DIR/prog: one C file (DIR/prog.c) of N functions of about 70 lines
-      each and a comment of 57 -- static inline helpers, static functions
-      inlined into their callers, switches, loops, rare paths split off
-      by -O2 (N = 2000: 260,000 lines, 1.4 MB of text) -- compiled
-      with -O2 -g -pg as one unit, as an amalgamation such as SQLite's
-      is, and run: DIR/gmon.out (for -l at scale)."""
+      DIR/prog: one C file (DIR/prog.c) of N functions of about 66 lines
+      each and comments making 250,000 lines in all -- static inline
+      helpers, static functions inlined into their callers, switches,
+      loops, rare paths split off by -O2, and in every 40th function an
+      error path that -O2 moves to .text.unlikely (N = 1200: 0.93 MB of
+      text) -- compiled with -O2 -g -pg as one unit, as an amalgamation
+      such as SQLite's is, and run about 2 s: DIR/gmon.out (for -l at
+      scale)."""
 import os, random, struct, subprocess, sys
 
 FS = 48                                         # bytes per assembled function
@@ -135,10 +137,13 @@ def merge(p, k, seed, out):
             g.write(b''.join(parts))
 
 
-def onecu(n, out):
+def onecu(n, out, cold=40):
     r = random.Random(25)
     src = ['#include <stdio.h>', '#include <stdlib.h>',
-           'volatile unsigned long sink;', 'static unsigned long tab[256];']
+           'volatile unsigned long sink;', 'static unsigned long tab[256];',
+           # an error path: gcc moves the blocks calling it to .text.unlikely
+           '__attribute__((cold, noinline, noreturn))\nstatic void fail(const char *where, unsigned long x)\n{\n'
+           '  fprintf(stderr, "%s: impossible %lu\\n", where, x);\n  abort();\n}']
     for h in range(8):
         src.append(f'static inline unsigned long mix{h}(unsigned long x, unsigned long y)\n{{\n'
                    f'  x ^= x << {h + 3};\n  x ^= x >> {h + 5};\n  x += y * {2 * h + 1}ul;\n'
@@ -155,13 +160,18 @@ def onecu(n, out):
                    f'    u = (u << 3) ^ (u >> {h2 + 2});\n    if ((u & 7) == {r.randrange(8)})\n      u += t;\n  }}\n'
                    f'  return u;\n}}')
         # the comments an amalgamation has between its functions (SQLite:
-        # 250,000 lines, 0.9 MB of code)
+        # 250,000 lines, 0.9 MB of code), as many as make the unit's
+        # 250,000 lines (a function's code is 66 lines)
         src.append('/*\n' + ''.join(f'** f{i}, note {k}: {r.randrange(1 << 30):x} {r.randrange(1 << 30):x}\n'
-                                     for k in range(55)) + '*/')
+                                     for k in range(max(10, 250000 // n - 68))) + '*/')
+        # every COLD-th function has a checked error path, split off by
+        # -O2 into f{i}.cold at the start of .text: its ranges then span
+        # from there to its body, as SQLite's do (what makes BFD slow)
+        check = (f'  if (x == 0xdeadbeefcafeul)\n    fail("f{i}", x);\n' if i % cold == cold - 1 else
+                 f'  if (__builtin_expect(x == 0xdeadbeefcafeul, 0)) {{\n'
+                 f'    fprintf(stderr, "f{i}: impossible %lu\\n", x);\n    abort();\n  }}\n')
         src.append(f'unsigned long f{i}(unsigned long x, int d)\n{{\n'
-                   f'  unsigned long s = x, t = {r.randrange(1 << 20)}ul;\n'
-                   f'  if (__builtin_expect(x == 0xdeadbeefcafeul, 0)) {{\n'
-                   f'    fprintf(stderr, "f{i}: impossible %lu\\n", x);\n    abort();\n  }}\n'
+                   f'  unsigned long s = x, t = {r.randrange(1 << 20)}ul;\n' + check +
                    f'  for (int j = 0; j < (int)(x & {r.choice([3, 7, 15])}); j++) {{\n    s = mix{h1}(s, j);\n'
                    f'    if (s & 1)\n      t ^= s;\n    else\n      t += j;\n  }}\n'
                    f'  switch ((s >> 3) % 9) {{\n{cases}\n    default:\n      t -= s;\n      break;\n  }}\n'
@@ -171,12 +181,16 @@ def onecu(n, out):
                    f'  if (d > 2 && (s & 9) == 8)\n    s += f{c}(t, d - 3);\n'
                    f'  while (t > 1000000) {{\n    t >>= 1;\n    s += t & 15;\n  }}\n'
                    f'  return s + t;\n}}')
-    src.append(f'int main(int argc, char **argv)\n{{\n  int n = argc > 1 ? atoi(argv[1]) : 20;\n'
+    # every function called, round after round, from call sites of its
+    # own (one site calling thousands of functions through a table would
+    # have glibc's mcount search a chain of thousands at every call)
+    for g in range(0, n, 50):
+        src.append(f'static void __attribute__((noinline)) run{g}(unsigned long i)\n{{\n' +
+                   ''.join(f'  sink += f{k}(i * 7919ul + {k}, 3);\n' for k in range(g, min(g + 50, n))) + '}')
+    src.append(f'int main(int argc, char **argv)\n{{\n  int n = argc > 1 ? atoi(argv[1]) : {10000000 // n};\n'
                f'  for (int i = 0; i < 256; i++)\n    tab[i] = i * 2654435761ul;\n'
-               f'  for (int i = 0; i < n; i++)\n    for (int k = 0; k < {n}; k += 7)\n'
-               f'      sink += f0(i + k, 3) + f{n // 3}(k, 4);\n'
-               f'  for (int k = 0; k < {n}; k++)\n    sink += (k & 1 ? f{n - 1} : f{n // 2})(k, 2);\n'
-               f'  return 0;\n}}')
+               f'  for (int i = 0; i < n; i++) {{\n' +
+               ''.join(f'    run{g}(i);\n' for g in range(0, n, 50)) + '  }\n  return 0;\n}')
     path = os.path.join(out, 'prog.c')
     open(path, 'w').write('\n'.join(src) + '\n')
     subprocess.check_call(['cc', '-O2', '-g', '-pg', '-o', os.path.join(out, 'prog'), path])

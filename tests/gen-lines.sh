@@ -13,7 +13,7 @@ run() { # case args: profile the case's bin into its gmon.out
   (cd "$tmp" && rm -f gmon.out && "$OLDPWD/cases/$1/bin" $2 >/dev/null && mv gmon.out "$OLDPWD/cases/$1/gmon.out")
   echo gmon.out > cases/$1/files
 }
-for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two lines_rand \
+for c in lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_alias lines_stl lines_gz lines_two lines_rand \
          lines_last_past lines_last_data lines_last_inside lines_last_fini; do rm -rf cases/$c; mkdir -p cases/$c; done
 # several files, a header's static inline function, a function whose body
 # comes from an #included file, #line, one program at -O0 and at -O2
@@ -63,6 +63,12 @@ as -o "$tmp/t.o" progs/lines/asm_tail.s
 ld -o cases/lines_asm/bin "$tmp/s.o" "$tmp/t.o"
 python3 tools/nullprof.py cases/lines_asm/bin cases/lines_asm/gmon.out "f2>f1=3" "f2>n2=5" "_start>n1=7" "_start>f2=1"
 echo gmon.out > cases/lines_asm/files
+# untyped labels in pairs at one address, with line information but no
+# DWARF function: line symbols take the first of a pair in the symbol table
+(cd progs/lines && gcc -O0 -g -c $map -o "$tmp/as.o" alias_main.c && as -g --debug-prefix-map "$src=/gprof-tests/lines" -o "$tmp/at.o" alias.s)
+ld -o cases/lines_alias/bin "$tmp/as.o" "$tmp/at.o"
+python3 tools/nullprof.py cases/lines_alias/bin cases/lines_alias/gmon.out "_start>a1=3" "_start>b1=5" "_start>c1=7"
+echo gmon.out > cases/lines_alias/files
 # which function symbol -l drops: the last one, when it lies at or past
 # the end of .text (three NOTYPE symbols past .text; the same with a weak
 # function in .data below them; the last function inside .text; the last
@@ -124,5 +130,6 @@ printf '%s\n' "-b -l" "-b -l -C" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A 
 printf '%s\n' "-b -l" "-b -l -C" "-b -l -C -z" "-b -C" "-b -A -I ../../progs/lines" "-b -l -A -I ../../progs/lines" \
   "-b -l -A -x -I ../../progs/lines" "-b -l -A -x -m 0 -I ../../progs/lines" "-b -l -A -t 0 -I ../../progs/lines" > cases/lines_two/optsets
 printf '%s\n' "-b -l" "-b -l -z" "-b -l -C" "-b" > cases/lines_rand/optsets
-sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_stl lines_gz lines_two lines_rand \
+printf '%s\n' "-b -l" "-b -l -z" "-b -l -z -p" "-b -l -q" "-b -l -C -z" > cases/lines_alias/optsets
+sh ./expect.sh lines lines_O2 lines_cc lines_bb lines_big lines_asm lines_alias lines_stl lines_gz lines_two lines_rand \
   lines_last_past lines_last_data lines_last_inside lines_last_fini
