@@ -116,9 +116,14 @@ static void read_new_arc(CallGraph *cg, ArcRecs *keep, const SymTab *tab,
   if (!parent || !child) return;
   /* the callee is a function: GNU takes the nearest symbol at or below
      self_pc marked as one (BSF_FUNCTION), passing line symbols (-l) and
-     untyped ones (an assembly label after a function); none: keep it */
+     untyped ones (an assembly label after a function); with none the arc
+     is dropped (MIPS's untyped _ftext naming the first, local, function:
+     case nostdlib_mips) */
+  Sym *fn = NULL;
   for (size_t i = (size_t)(child - tab->base) + 1; i-- > 0;)
-    if (tab->base[i].is_func && !tab->base[i].is_line) { child = &tab->base[i]; break; }
+    if (tab->base[i].is_func && !tab->base[i].is_line) { fn = &tab->base[i]; break; }
+  if (!fn) return;
+  child = fn;
   if (!sym_id_arc_ok(specs, tab, parent, child)) return;
   Arc *a = arc_add(cg, parent, child, count);
   if (keep) keep_rec(keep, from_pc, self_pc, count, a);

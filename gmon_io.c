@@ -268,16 +268,54 @@ static void read_arc_recs(Reader *r)
   arc_flush(r, &b, 1);
 }
 
+/* N bytes, little-endian whatever the object's byte order. */
+static int get_le(Reader *r, int n, uint64_t *v)
+{
+  if (avail(r, (size_t)n) < (size_t)n) return 0;
+  const unsigned char *q = take(r, (size_t)n);
+  uint64_t x = 0;
+  for (int i = n; i-- > 0;) x = x << 8 | q[i];
+  *v = x;
+  return 1;
+}
+
+/* Passes a string and its NUL. */
+static int skip_string(Reader *r)
+{
+  for (;;) {
+    if (avail(r, 1) < 1) return 0;
+    if (*take(r, 1) == 0) return 1;
+  }
+}
+
+/* A version-0 file's basic-block record, as GNU 2.40 on x86-64 reads it
+   (measured byte by byte, doc/DESIGN.md): the count of entries, then a
+   string (read even for none, and cut by the end of the file without
+   complaint), then per entry the count and the address (8 bytes each),
+   two strings and 4 bytes.  Numbers are little-endian on every target;
+   only the count and the address are used. */
+static int get_bb_v0(Reader *r, vma_t *addr, vma_t *count)
+{
+  uint64_t skip;
+  return get_le(r, 8, count) && get_le(r, 8, addr) && skip_string(r) && skip_string(r) &&
+         get_le(r, 4, &skip);
+}
+
 static void read_bb_rec(Reader *r)
 {
   uint32_t n;
-  if (!get_u32(r, &n))
+  uint64_t n_le = 0;
+  if (r->version == 0 ? !get_le(r, 4, &n_le) : !get_u32(r, &n))
     msg_fatal("%s: unexpected end of file\n", r->filename);
+  if (r->version == 0) {
+    n = (uint32_t)n_le;
+    (void)skip_string(r);
+  }
   for (uint32_t i = 0; i < n; i++) {
     vma_t addr, count;
     /* GNU reports a short entry with perror and a stale errno, the one
        its start-up left loading the locale, without the program name */
-    if (!get_addr(r, &addr) || !get_addr(r, &count))
+    if (r->version == 0 ? !get_bb_v0(r, &addr, &count) : !get_addr(r, &addr) || !get_addr(r, &count))
       fatal("%s: %s\n", r->filename, strerror(util_locale_errno()));
     /* and warns once it has read a whole entry (a record of none: no
        warning) */
@@ -289,12 +327,6 @@ static void read_bb_rec(Reader *r)
         (unsigned long long)count);
     bb_add(&r->p->bb, addr, count);
   }
-  /* GNU reads a version-0 file's blocks in some longer, data-dependent
-     layout: a real profile's records (the last in the file) then run
-     past its end, with the same perror as a cut entry; we refuse every
-     such record that holds a block, after the warning */
-  if (r->version == 0 && n)
-    fatal("%s: %s\n", r->filename, strerror(util_locale_errno()));
   r->p->have_bb = 1;
 }
 

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Records GNU gprof's output for every case and option set (see gen.sh),
-# or for the cases named: sh expect.sh [case...]
+# or for the cases named: sh expect.sh [case...].  A case's file `env'
+# (VAR=value ...) is GNU's environment where GNU reads memory it does not
+# own: the output GNU gives when that memory reads as zero.
 cd "$(dirname "$0")"
 if [ $# -gt 0 ]; then dirs=$(for c in "$@"; do echo cases/$c/; done); else dirs=$(echo cases/*/); fi
 for d in $dirs; do
@@ -8,6 +10,6 @@ for d in $dirs; do
   k=0
   while IFS= read -r o; do
     k=$((k + 1))
-    (cd $d && PATH=/usr/bin:$PATH gprof $o bin $(cat files) > expected/$k.out 2> expected/$k.err; echo $? > expected/$k.rc)
+    (cd $d && env $(cat env 2> /dev/null) PATH=/usr/bin:$PATH gprof $o bin $(cat files) > expected/$k.out 2> expected/$k.err; echo $? > expected/$k.rc)
   done < $(if [ -f $d/optsets ]; then echo $d/optsets; else echo optsets; fi)
 done

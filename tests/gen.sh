@@ -100,6 +100,10 @@ python3 tools/ladder.py 121 12 cases/ladder_five "1>242=1" "1>243=1" "1>244=1" "
 python3 tools/ladder.py 241 4 cases/ladder_six "57>55=1" "51>61=1"
 derive fileorder_synth synth_300_2 gmon.out; cp cases/synth_300_2/gmon.out cases/fileorder_synth/
 for s in 1 2 3; do python3 tools/synthmap.py cases/synth_300_2/bin $s cases/fileorder_synth/$s.map; done
+# several functions of one object on adjacent lines: GNU reads
+# uninitialised memory (valgrind), so it is recorded in a clean heap (env)
+python3 tools/synthmap.py cases/synth_300_2/bin 29 cases/fileorder_synth/4.map --adjacent
+echo MALLOC_MMAP_THRESHOLD_=0 > cases/fileorder_synth/env
 
 # line-level cases (-l, basic blocks, -A with line counts)
 sh ./gen-lines.sh

@@ -54,7 +54,8 @@ for d in cases/*/; do
   done < $(optfile $d)
 done
 
-# 2. Live comparison with GNU gprof, when present.
+# 2. Live comparison with GNU gprof, when present (in a case's env, as
+# expect.sh records it).
 if [ -x /usr/bin/gprof ]; then
   for d in cases/*/; do
     d=${d%/}; c=${d#cases/}
@@ -62,7 +63,7 @@ if [ -x /usr/bin/gprof ]; then
       w=$out/live; rm -rf $w; mkdir -p $w/ref $w/cand
       for who in ref cand; do
         if [ $who = ref ]; then p=$out/refbin; else p=$out/bin; fi
-        (cd $w/$who && PATH="$p:$PATH" gprof $o "$top/tests/$d/bin" $(for f in $(cat "$top/tests/$d/files"); do echo "$top/tests/$d/$f"; done) \
+        (cd $w/$who && env $(cat "$top/tests/$d/env" 2> /dev/null) PATH="$p:$PATH" gprof $o "$top/tests/$d/bin" $(for f in $(cat "$top/tests/$d/files"); do echo "$top/tests/$d/$f"; done) \
            > ../$who.out 2> ../$who.err; echo $? > ../$who.rc)
       done
       why=""

@@ -67,6 +67,17 @@ mk hostile_hist_scale cycles gmon.bad "-b"
 gnu_edit hostile_hist_scale gmon.bad "d + b'\0' + struct.pack('<QQII', 0x9000, 0x9100, 5000, 100) + b'seconds'.ljust(15, b'\0') + b's' + bytes(10)"
 mk hostile_version0 cycles gmon.v0 "-b" "-i"
 gnu_edit hostile_version0 gmon.v0 "d[:4] + struct.pack('<I', 0) + d[8:]"
+# version 0 with basic blocks (measured byte by byte, doc/DESIGN.md): per
+# record the count and a string, then per entry count, address (8 bytes
+# each, little-endian on every target), two strings and 4 bytes
+mk hostile_version0_blocks cycles gmon.v0 "-b" "-b -l" "-b -l -C" "-b -l -p" "-b -l -z -C"
+gnu_edit hostile_version0_blocks gmon.v0 "d[:4] + struct.pack('<I', 0) + d[8:] + b'\2' + struct.pack('<I', 0) + b'lead\0' + b'\2' + struct.pack('<I', 3) + b'a.c\nb\0' + struct.pack('<QQ', 7, 0x1437) + b'x.c\0main\0' + bytes([1, 2, 3, 4]) + struct.pack('<QQ', 5, 0x1369) + b'\0\0' + bytes(4) + struct.pack('<QQ', 2**33, 0x1437) + b'\xff\0 \0' + bytes([9, 9, 9, 9])"
+mk hostile_version0_be cross_mips gmon.v0 "-b" "-b -l -C" "-b -l -p"
+py "
+import struct
+e = b'\2' + struct.pack('<I', 2) + b'\0' + struct.pack('<QQ', 9, 0x780) + b'main\0m.c\0' + bytes(4) + struct.pack('<QQ', 4, 0x9f0) + b'\0\0' + bytes(4)
+open('cases/hostile_version0_be/gmon.v0', 'wb').write(b'gmon' + struct.pack('>I', 0) + bytes(12) + e)
+"
 mk hostile_hist_abbrev cycles gmon.bad "-b" "-b -p"
 gnu_edit hostile_hist_abbrev gmon.bad "d + b'\0' + struct.pack('<QQII', 0x9000, 0x9100, 5000, 100) + b'seconds'.ljust(15, b'\0') + b'x' + bytes(10)"
 mk hostile_version cycles gmon.bad "-b" "-i"

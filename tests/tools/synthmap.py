@@ -2,8 +2,9 @@
 """Writes a -R map for a synthetic case (synth.py): a random subset of its
 functions spread over a few objects, in random order, with a few names the
 program lacks.  No two adjacent lines name the same object (GNU gprof reads
-uninitialised memory for such runs; see doc/DESIGN.md).
-Usage: synthmap.py BIN SEED OUT"""
+uninitialised memory for such runs; see doc/DESIGN.md) unless --adjacent
+is given.
+Usage: synthmap.py BIN SEED OUT [--adjacent]"""
 import random, subprocess, sys
 
 binf, seed, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -20,7 +21,7 @@ nobj = max(2, len(pick) // 4)
 lines, last = [], None
 for name, addr in pick:
     obj = 'o%d.o' % rnd.randrange(nobj)
-    if obj == last:
+    if obj == last and '--adjacent' not in sys.argv[4:]:
         continue
     lines.append('%s:%016x %s %s' % (obj, addr, rnd.choice('TTTtW'), name))
     last = obj

@@ -47,6 +47,7 @@ static void make_symtab(void)
     sym_init(&symtab.base[i]);
     symtab.base[i].name = names[i];
     symtab.base[i].addr = 0x1000 + 0x10 * (vma_t)i;
+    symtab.base[i].is_func = 1;   /* (arcs into untyped symbols are dropped) */
   }
   symtab_finalize(&symtab);
 }
