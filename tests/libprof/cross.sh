@@ -165,12 +165,19 @@ for mode in $modes; do
   rm -f gmon.out gmon.out.stacks
   xcc "$here/stk_chain.c" chain $(flags $mode) && LIBPROF_HZ=1000 LIBPROF_STACKS=32 run ./chain
   h=$(python3 "$here/hist.py" $( [ $arch = i386 ] && echo -m32 ) gmon.out | awk '{printf "%d\n", $2 * $4 + 0.5}')
-  facts=$(python3 "$here/stk.py" gmon.out.stacks chain spin) \
-      && [ "$(echo "$facts" | sed -n 's/.* leaf-in-program \([0-9]*\).*/\1/p')" = "$h" ] \
-      && [ "$(echo "$facts" | sed -n 2p)" = "b $h" ] \
-      && [ "$(python3 "$here/stk.py" gmon.out.stacks chain b | sed -n 2p)" = "a $h" ] \
-      && [ "$(python3 "$here/stk.py" gmon.out.stacks chain a | sed -n 2p)" = "main $h" ] && [ "$h" -gt 100 ]
-  say $? "LIBPROF_STACKS: main -> a -> b -> spin in every stack, $h samples ($mode): $(echo $facts)"
+  # (qemu's CPU time translating code it has not run before is charged to
+  # that code's first instruction: in the static link the C library's
+  # exit path is the program's text, and the return paths of b and a run
+  # once; they take a few samples there in about one run of two.  So
+  # every stack whose leaf is spin must be spin <- b <- a <- main, and
+  # spin must hold at least 98% of the histogram.)
+  facts=$(python3 "$here/stk.py" gmon.out.stacks chain spin b a main)
+  n=$(echo "$facts" | sed -n 's/^leaf spin //p')
+  [ -n "$n" ] && [ "$(echo "$facts" | sed -n 's/.* leaf-in-program \([0-9]*\).*/\1/p')" = "$h" ] \
+      && [ "$(echo "$facts" | sed -n 's/^chain b a main //p')" = "$n" ] \
+      && [ "$h" -gt 100 ] && [ $((n * 100)) -ge $((h * 98)) ]
+  st=$?; [ $st = 0 ] || grep '^stack' gmon.out.stacks | sort -k3 -n -r | head -5 | sed 's/^/  /'
+  say $st "LIBPROF_STACKS: main -> a -> b -> spin in every stack, $n of $h samples ($mode): $(echo $facts)"
   # (not static: libc's wrapper is then the program's text, taken for
   # code with frames; not i386, whose system calls go through the vDSO's
   # __kernel_vsyscall, whose frame holds saved registers, not a caller)

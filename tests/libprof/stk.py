@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""stk.py FILE.stacks [PROGRAM [CALLEE]]: checks a libprof stack file
+"""stk.py FILE.stacks [PROGRAM [CALLEE [CALLER...]]]: checks a libprof stack file
 (the format of doc/DESIGN.md, "Stacks") strictly and prints one line of
 facts: samples, dropped, the stacks' sum, how many samples have their
 leaf in the program's text, the ends, the threads and their names.  With
 PROGRAM and CALLEE, also the samples each caller's calls of CALLEE took
 (stacks where the caller's frame is just above CALLEE's, each stack
-counted once per caller), from PROGRAM's symbols (nm).  Exit 1 on any
+counted once per caller), from PROGRAM's symbols (nm), then the samples
+whose leaf is CALLEE, and how many of them have the CALLERs (innermost
+first) just above it.  Exit 1 on any
 malformed line."""
 import bisect, subprocess, sys
 
@@ -58,3 +60,11 @@ if len(sys.argv) > 3:
         callers = set(n[i + 1] for i in range(len(n) - 1) if n[i] == sys.argv[3])
         for k in callers: by[k] = by.get(k, 0) + c
     print(' '.join('%s %d' % kv for kv in sorted(by.items())))
+    # third line: the samples whose leaf is CALLEE itself; with CALLERS
+    # (innermost first), how many of them have exactly those frames above
+    leaf = [(c, [name(i, pc) for i, pc in enumerate(pcs)]) for _, c, _, pcs in stacks
+            if pcs and name(0, pcs[0]) == sys.argv[3]]
+    chain = sys.argv[4:]
+    print('leaf %s %d' % (sys.argv[3], sum(c for c, _ in leaf)))
+    if chain:
+        print('chain %s %d' % (' '.join(chain), sum(c for c, n in leaf if n[1:1 + len(chain)] == chain)))
