@@ -29,13 +29,26 @@ static int all_digits(const char *s)
   return 1;
 }
 
-/* file.c | func | 123 | [file]:(func|123) -- a dot means a file name.
-   An empty spec (`-k main/`, `--no-graph=`) matches every function, as
-   GNU's does. */
+/* The colon that ends a spec's file part: the first one, as GNU takes
+   it -- but in a spec that holds a C++ scope ("::"), the first colon
+   that is not half of one, or none, so that `shapes::Square::area()
+   const` and `shapes.cc:shapes::Square::area() const` name that
+   function (GNU cuts them at the first colon and matches nothing). */
+static char *file_colon(char *s)
+{
+  if (!strstr(s, "::")) return strchr(s, ':');
+  for (char *p = s; *p; p++)
+    if (*p == ':' && p[1] != ':' && (p == s || p[-1] != ':')) return p;
+  return NULL;
+}
+
+/* file.c | func | 123 | [file]:(func|123) -- a dot means a file name
+   (not in a C++ name).  An empty spec (`-k main/`, `--no-graph=`)
+   matches every function, as GNU's does. */
 static Spec *parse(const char *text, int table)
 {
   Spec *sp = xcalloc(1, sizeof *sp);
-  char *s = xstrdup(text), *colon = strchr(s, ':');
+  char *s = xstrdup(text), *colon = file_colon(s);
   sp->table = table;
   if (!*s) {
     free(s);
@@ -47,7 +60,7 @@ static Spec *parse(const char *text, int table)
     const char *rest = colon + 1;
     if (all_digits(rest)) sp->line = atoi(rest);
     else if (*rest) sp->func = xstrdup(rest);
-  } else if (strchr(s, '.')) {
+  } else if (strchr(s, '.') && !strstr(s, "::")) {
     sp->file = s;
   } else if (all_digits(s)) {
     sp->line = atoi(s);

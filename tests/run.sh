@@ -105,6 +105,21 @@ if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: File too large' $w/err &
    && [ -z "$(ls $w | grep tmp)" ]; then ok; else bad "-s past ulimit -f: $(cat $w/err)"; fi
 (cd $w && rm -f gmon.sum && mkdir gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2> err; echo $? > rc)
 if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gmon.sum: Is a directory' $w/err; then ok; else bad "-s onto a directory: $(cat $w/err)"; fi
+# (issue 25) C++ symspecs: a name with "::", alone or after "file:",
+# names that function (GNU cuts at the first colon and matches nothing)
+w2=$out/cxxspec; rm -rf $w2; mkdir -p $w2
+if (cd $w2 && g++ -O1 -g -pg "$top/tests/progs/cxxgraph.cc" -o cxx -L"$top/libprof" -lprof 2> cc.err && ./cxx 500 > /dev/null); then
+  flat() { (cd $w2 && PATH="$out/bin:$PATH" gprof -b "$@" cxx gmon.out | awk 'NF >= 4 && $1 ~ /^[0-9.]+$/' | sed 's/.*[0-9]  //'); }
+  a=$(flat -p'shapes::Square::area() const'); b=$(flat -p'cxxgraph.cc:shapes::Square::area() const')
+  c=$(flat -p'other.cc:shapes::Square::area() const'); d=$(flat -p -P'shapes::Circle::area() const')
+  # (a spec another file's: it selects nothing, and a flat profile limited
+  # to nothing lists every function, as GNU's does)
+  if [ "$a" = "shapes::Square::area() const" ] && [ "$b" = "$a" ] && [ "$(echo "$c" | wc -l)" -gt 5 ] \
+     && [ "$(echo "$d" | wc -l)" -gt 5 ] && ! echo "$d" | grep -q 'Circle::area'; then ok
+  else bad "C++ symspecs: -p name: [$a], -p file:name: [$b], other file: $(echo "$c" | wc -l) rows, -P Circle: $(echo "$d" | grep -c 'Circle::area') Circle rows"; fi
+else
+  bad "C++ symspecs: cannot build cxxgraph.cc: $(cat $w2/cc.err)"
+fi
 # (issue 25) a write that fails mid-file names its errno, not EIO
 cp cases/lines_big/bin $w/big.bin; cp cases/lines_big/gmon.out $w/big.out
 (cd $w && rm -rf gmon.sum && cp old.sum gmon.sum && trap '' XFSZ && ulimit -f 8 && PATH="$out/bin:$PATH" gprof -s big.bin big.out > /dev/null 2> err; echo $? > rc)
