@@ -757,6 +757,11 @@ const DwSeg *dw_segments(DwInfo *dw, vma_t lo, vma_t hi, size_t *n)
   return dw->segs;
 }
 
+void dw_drop_segments(DwInfo *dw)
+{
+  free(dw->segs); dw->segs = NULL; dw->nsegs = dw->capsegs = 0;
+}
+
 void dw_free(DwInfo *dw)
 {
   if (!dw) return;

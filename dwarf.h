@@ -61,5 +61,8 @@ DwInfo *dw_open(Core *core, unsigned debug);
    pieces live until dw_free (linesyms.c keeps them for the run: its
    symbols name them). */
 const DwSeg *dw_segments(DwInfo *dw, vma_t lo, vma_t hi, size_t *n);
+/* The segments dw_segments returned are no longer wanted: their array
+   is freed (the strings they pointed at stay, until dw_free). */
+void dw_drop_segments(DwInfo *dw);
 void dw_free(DwInfo *dw);
 #endif
