@@ -102,10 +102,7 @@ static void count_rehome(void)
 {
   prof_tab *t = __prof_tab;
   if (!t || t->used <= PROF_TAB_LOG) return;   /* small: log kept, no gain */
-  int me = (int)tid(), free_ = 0;
-  if (__atomic_load_n(&P.tab_lock, __ATOMIC_RELAXED) == me ||
-      !__atomic_compare_exchange_n(&P.tab_lock, &free_, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-    return;
+  if (!lock_take(&P.tab_lock, 0)) return;       /* 0: busy, or ours already */
   sigset_t all, old;
   sigfillset(&all);
   raw_sigmask(SIG_BLOCK, &all, &old);
@@ -133,7 +130,7 @@ static void count_rehome(void)
     __atomic_fetch_add(&P.rehomes, 1, __ATOMIC_RELAXED);
   }
   raw_sigmask(SIG_SETMASK, &old, NULL);
-  __atomic_store_n(&P.tab_lock, 0, __ATOMIC_RELEASE);
+  lock_give(&P.tab_lock, 1);
 }
 
 /* A new table with TAB_INITIAL slots, carved with them from a shared

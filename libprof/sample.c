@@ -69,12 +69,12 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
   ticks_seen += n;
   last_bin = NO_BIN;
   if (!P.enabled || !P.bins) return;
-  if (ticks_seen >= rehome_at && !in_libprof &&
-      !(pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end)) {
+  int in_runtime = in_libprof || (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end);
+  if (ticks_seen >= rehome_at && !in_runtime) {
     count_rehome();              /* at 4, 16, 64, ... ticks of the thread */
     rehome_at = ticks_seen * 4;
   }
-  if (in_libprof || (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end)) {
+  if (in_runtime) {
     /* the runtime's own time: dropped (counted for LIBPROF_OVERHEAD=report),
        or charged to the profiled function that called mcount */
     uintptr_t self = P.overhead == OV_CHARGE ? slow_self : 0;
