@@ -593,21 +593,41 @@ void objects_want_sum(Objects *o)
   if (!o->sums) o->sums = xcalloc(o->n ? o->n : 1, sizeof *o->sums);
 }
 
+/* FROM, an arc's caller in the file being read: when it is an outside
+   caller (libprof's encoding, 4- or 8-byte), returns 1 with its address
+   in *ADDR and in *OBJ its object's place in O, OBJ_PROGRAM for the
+   program, or OBJ_NONE (none, or a number the run's manifest does not
+   name); else 0. */
+enum { OBJ_PROGRAM = -1, OBJ_NONE = -2 };
+static int outside_caller(const ArcSink *a, vma_t from, long *obj, vma_t *addr)
+{
+  if (!(a->narrow ? LIBPROF_CALLER32(from) : LIBPROF_CALLER(from))) return 0;
+  unsigned long n = a->narrow ? CALLER_OBJ32(from) : CALLER_OBJ(from);
+  *addr = a->narrow ? CALLER_ADDR32(from) : CALLER_ADDR(from);
+  *obj = n ? OBJ_NONE : OBJ_PROGRAM;
+  for (size_t i = 0; n && n != (a->narrow ? CALLER_NONE32 : CALLER_NONE) && i < a->mf->len; i++)
+    if (a->mf->v[i].n == n) {
+      *obj = (long)a->mf->v[i].obj;
+      break;
+    }
+  return 1;
+}
+
 /* An arc of the file being read, its caller renumbered: an outside
    caller names an object by its number in the run's manifest, which
    becomes its place in O plus one (the program stays 0; a number the
    manifest does not name becomes none). */
 static void sum_arc(const ArcSink *a, vma_t from, vma_t self, uint64_t count)
 {
-  if (a->narrow ? LIBPROF_CALLER32(from) : LIBPROF_CALLER(from)) {
-    unsigned long n = a->narrow ? CALLER_OBJ32(from) : CALLER_OBJ(from);
-    unsigned long none = a->narrow ? CALLER_NONE32 : CALLER_NONE, to = n ? none : 0;
-    for (size_t i = 0; n && n != none && i < a->mf->len; i++)
-      if (a->mf->v[i].n == n) to = (unsigned long)a->mf->v[i].obj + 1;
+  long k;
+  vma_t addr;
+  if (outside_caller(a, from, &k, &addr)) {
+    unsigned long none = a->narrow ? CALLER_NONE32 : CALLER_NONE;
+    unsigned long to = k == OBJ_PROGRAM ? 0 : k == OBJ_NONE ? none : (unsigned long)k + 1;
     if (a->narrow)              /* 255 objects at most there (libprof's limit too) */
-      from = (vma_t)1 << 31 | (vma_t)(to > 254 ? none : to) << 23 | CALLER_ADDR32(from);
+      from = (vma_t)1 << 31 | (vma_t)(to > 254 ? none : to) << 23 | addr;
     else
-      from = (vma_t)1 << 62 | (vma_t)to << 40 | CALLER_ADDR(from);
+      from = (vma_t)1 << 62 | (vma_t)to << 40 | addr;
   }
   struct ObjSum *s = a->sum;
   if (s->n == s->cap) {
@@ -739,14 +759,12 @@ static void take_arc(void *arg, vma_t from, vma_t self, uint64_t count)
   const Obj *ob = a->ob;
   if (a->sum && count) sum_arc(a, from, self, count);
   if (self < ob->text_lo || self >= ob->text_hi || !count) return;
-  if (a->narrow ? LIBPROF_CALLER32(from) : LIBPROF_CALLER(from)) {
-    unsigned long n = a->narrow ? CALLER_OBJ32(from) : CALLER_OBJ(from);
-    vma_t addr = a->narrow ? CALLER_ADDR32(from) : CALLER_ADDR(from);
-    const Obj *c = NULL;
-    if (n == (a->narrow ? CALLER_NONE32 : CALLER_NONE)) n = CALLER_NONE;
-    for (size_t i = 0; n && n != CALLER_NONE && i < a->mf->len && !c; i++)
-      if (a->mf->v[i].n == n) c = &a->o->v[a->mf->v[i].obj];
-    if (n && (!c || addr < c->text_lo || addr >= c->text_hi)) return;
+  long k;
+  vma_t addr;
+  if (outside_caller(a, from, &k, &addr)) {
+    if (k == OBJ_NONE) return;  /* dropped, as GNU drops a caller it cannot place */
+    const Obj *c = k == OBJ_PROGRAM ? NULL : &a->o->v[k];
+    if (c && (addr < c->text_lo || addr >= c->text_hi)) return;
     from = c ? addr + c->base : addr;
   } else {
     if (from < ob->text_lo || from >= ob->text_hi) return;
