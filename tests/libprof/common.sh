@@ -11,9 +11,10 @@ say() { if [ "$1" = 0 ]; then echo "ok ${say_prefix}$2"; else echo "FAIL ${say_p
 calls() { # binary gmon function -> call count in the flat profile
   "$G" -b -p "$1" "$2" | awk -v f="$3" '$NF == f && NF >= 7 {print $4}'
 }
-agree() { # our gprof and GNU gprof print the same report
+agree() { # binary gmon...: our gprof and GNU gprof print the same report
   [ -x /usr/bin/gprof ] || return 0
-  "$G" -b "$1" "$2" > ours.txt 2>&1; /usr/bin/gprof -b "$1" "$2" > gnu.txt 2>&1
+  b=$1; shift
+  "$G" -b "$b" "$@" > ours.txt 2>&1; /usr/bin/gprof -b "$b" "$@" > gnu.txt 2>&1
   cmp -s ours.txt gnu.txt
 }
 # objcalls.c's arcs across objects in GRAPH (arcs.py --json lines), each
@@ -31,3 +32,8 @@ objcalls_arcs() {
 # the objects' files of profile $1 for object $2 (the manifest's lines:
 # file build-id base start end path), all of them (GNU gprof adds them up)
 files() { awk -v o="/$2" 'NR > 2 && substr($6, length($6) - length(o) + 1) == o {print d "/" $1}' d="$1.objects" "$1.objects/manifest"; }
+gnu_calls() { # profile object function: the calls GNU gprof (ours without it)
+  f=$(files "$1" "$2"); [ -n "$f" ] || return   # prints for it in the object's files
+  gg=/usr/bin/gprof; [ -x "$gg" ] || gg=$G
+  $gg -b -p "$2" $f 2> /dev/null | awk -v n="$3" '$NF == n && NF == 7 {print $4}'
+}

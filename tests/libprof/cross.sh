@@ -198,7 +198,6 @@ done
 # exact in the libraries' own files (GNU gprof: the calls inside each)
 # and in gprof --objects' call graph (every arc, across objects too);
 # the program's gmon.out as without the variable
-if [ -x /usr/bin/gprof ]; then g=/usr/bin/gprof; else g=$G; fi
 m32=$( [ $arch = i386 ] && echo -m32 )
 xso "$here/objcalls_lib.c" libca.so -DLIB_A && xso "$here/objcalls_lib.c" libcb.so -DLIB_B -L. -lca \
   && echo 'int fill(void) { return 5; }' > fill.c && xso fill.c libfill.so "" \
@@ -218,14 +217,11 @@ out=$(LIBPROF_OBJECTS=1 run ./objcalls "$w/libcb.so" "$w/libfill.so") && ocalls 
 python3 "$here/arcs.py" $m32 gmon.out > objects.arcs
 cmp -s plain.arcs objects.arcs
 say $? "objects' calls: with LIBPROF_OBJECTS=1 the program's gmon.out has the same arcs"
-ga=$($g -b -p libca.so $(files gmon.out libca.so) 2> /dev/null | awk '$NF == "a_leaf" && NF == 7 {print $4}')
-gb=$($g -b -p libcb.so $(files gmon.out libcb.so) 2> /dev/null | awk '$NF == "b_leaf" && NF == 7 {print $4}')
+ga=$(gnu_calls gmon.out libca.so a_leaf); gb=$(gnu_calls gmon.out libcb.so b_leaf)
 [ "$ga" = "$k_a_leaf" ] && [ "$gb" = "$k_b_leaf" ] && [ "$(files gmon.out libcb.so | wc -l)" = 1 ]
 say $? "objects' calls: GNU gprof on libca.so's file: a_leaf $ga (program: $k_a_leaf); on libcb.so's (opened twice, moved=$k_moved, one file): b_leaf $gb ($k_b_leaf)"
 if [ -x /usr/bin/gprof ]; then
-  f=$(files gmon.out libca.so)
-  "$G" -b libca.so $f > ours.txt 2>&1; /usr/bin/gprof -b libca.so $f > gnu.txt 2>&1
-  cmp -s ours.txt gnu.txt
+  agree libca.so $(files gmon.out libca.so)
   say $? "objects' calls: our gprof reads a library's file as GNU gprof does (outside callers dropped)"
 fi
 "$G" --objects --json=- objcalls gmon.out 2> /dev/null | python3 "$here/arcs.py" --json > all.graph
@@ -247,6 +243,6 @@ sort sum.graph | cmp -s - twice.graph && [ ! -s sum.other ]
 say $? "objects' calls: -s --objects sums every object: each arc of --objects twice over gmon.out with itself $(cat sum.other)"
 rm -rf gmon.out gmon.out.objects
 out=$(LIBPROF_OBJECTS=1 run ./objcalls "$w/libcb.so" "$w/libfill.so" snap snap.out) && ocalls "$out"
-[ "$($g -b -p libca.so $(files snap.out libca.so) 2> /dev/null | awk '$NF == "a_leaf" && NF == 7 {print $4}')" = "$k_a_leaf" ] \
+[ "$(gnu_calls snap.out libca.so a_leaf)" = "$k_a_leaf" ] \
   && [ -z "$(files snap.out libcb.so)" ]
 say $? "objects' calls: a snapshot after the calls into libca has a_leaf's $k_a_leaf, no libcb yet"

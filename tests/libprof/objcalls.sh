@@ -9,7 +9,6 @@
 # libprof.so.  Prints "ok ..." / "FAIL ..." lines like run.sh.
 . "$(dirname "$0")/common.sh"
 if [ "$(uname -m)" != x86_64 ]; then echo "skip objcalls: calls in other objects are counted on x86-64 only"; exit 0; fi
-if [ -x /usr/bin/gprof ]; then g=/usr/bin/gprof; else g=$G; fi
 cc -O1 -g -pg -shared -fPIC -DLIB_A "$here/objcalls_lib.c" -o libca.so
 cc -O1 -g -pg -mfentry -shared -fPIC -DLIB_B "$here/objcalls_lib.c" -o libcb.so -L. -lca
 # a small library opened where libcb was, so that libcb comes back elsewhere
@@ -25,10 +24,6 @@ run() { # program libcb libfill [mode [arg]]: its counts in $k_*, its status in 
   for f in a_work a_leaf b_work b_leaf a_leaf_from_b a_cmp moved child; do
     eval "k_$f=\$(echo \"\$out\" | tr ' ' '\\n' | sed -n 's/^$f=//p')"
   done
-}
-gnu_calls() { # profile object function: the calls GNU gprof prints for it
-  f=$(files "$1" "$2"); [ -n "$f" ] || return
-  $g -b -p "$2" $f | awk -v n="$3" '$NF == n && NF == 7 {print $4}'
 }
 graph() { "$G" --objects --json=- "$1" "$2" | python3 "$here/arcs.py" --json; }
 arc() { # graph file caller callee: the calls
@@ -54,9 +49,7 @@ for prog in objcalls objcalls_so; do
   [ "$ga" = "$k_a_leaf" ] && [ "$gb" = "$k_b_leaf" ] && [ "$(files gmon.out libcb.so | wc -l)" = 1 ]
   say $? "$how: GNU gprof on libca.so's file: a_leaf called $ga times (program: $k_a_leaf), on libcb.so's (opened twice, moved=$k_moved, one file): b_leaf $gb ($k_b_leaf)"
   if [ -x /usr/bin/gprof ]; then
-    f=$(files gmon.out libca.so)
-    "$G" -b libca.so $f > ours.txt 2>&1; /usr/bin/gprof -b libca.so $f > gnu.txt 2>&1
-    cmp -s ours.txt gnu.txt
+    agree libca.so $(files gmon.out libca.so)
     say $? "$how: our gprof reads a library's file as GNU gprof does (outside callers dropped)"
   fi
   # --objects: every arc, across objects too
