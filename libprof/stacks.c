@@ -188,7 +188,13 @@ STK_RAW static int calls_out(uintptr_t a)
 #endif
 }
 
-/* The first word in [FROM, TO) (at most 512 words) that returns into the
+/* How far the walk looks along the stack for a return address or a
+   frame record, in words: 32 KB on x86-64, past the frames of deep code
+   without frame pointers (the sanitizers' malloc under printf holds 4.3 KB
+   between its leaf and the program's caller; 4 KB was not enough). */
+#define STK_SCAN 4096
+
+/* The first word in [FROM, TO) (at most STK_SCAN words) that returns into the
    program's text (by a call that leaves the program, with OUT): its
    address, or 0. */
 STK_RAW static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
@@ -196,7 +202,7 @@ STK_RAW static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
   const uintptr_t w = sizeof(uintptr_t);
   from = (from + w - 1) & ~(w - 1);
   if (to > stk_hi) to = stk_hi;
-  for (uintptr_t a = from, k = 0; a + w <= to && k < 512; a += w, k++) {
+  for (uintptr_t a = from, k = 0; a + w <= to && k < STK_SCAN; a += w, k++) {
     uintptr_t v = *(const uintptr_t *)a;
     if (returns_into_text(v) && (!out || calls_out(v))) return a;
   }
@@ -211,7 +217,7 @@ STK_RAW static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
 STK_RAW static uintptr_t resync(uintptr_t a)
 {
   const uintptr_t w = sizeof(uintptr_t);
-  for (uintptr_t b = a + w, k = 0; b + 2 * w <= stk_hi && k < 512; b += w, k++) {
+  for (uintptr_t b = a + w, k = 0; b + 2 * w <= stk_hi && k < STK_SCAN; b += w, k++) {
     uintptr_t up = ((const uintptr_t *)b)[0], ret = ((const uintptr_t *)b)[1];
     if ((up == 0 || (up > b && up <= stk_hi - 2 * w && !(up & (w - 1)))) && returns_into_text(ret))
       return b;
@@ -281,7 +287,7 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
   const uintptr_t w = sizeof(uintptr_t);
   uintptr_t f = *fp;
   if (f > from && f <= stk_hi - 2 * w && !(f & (w - 1)))
-    for (uintptr_t a = f - w, k = 0; a >= from && k < 512; a -= w, k++) {
+    for (uintptr_t a = f - w, k = 0; a >= from && k < STK_SCAN; a -= w, k++) {
       uintptr_t v = *(const uintptr_t *)a;
       if (returns_into_text(v) && calls_out(v)) return v;
     }
@@ -291,7 +297,7 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
      object: of the first few, the first whose chain holds is taken */
   uintptr_t first = 0, first_fp = 0;
   for (int tries = 0; tries < 4; tries++) {
-    uintptr_t a = scan_for_return(from, from + 512 * w, 1);
+    uintptr_t a = scan_for_return(from, from + STK_SCAN * w, 1);
     if (!a) break;
     uintptr_t r = resync(a);
     if (chain_holds(r)) {

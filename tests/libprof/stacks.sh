@@ -108,6 +108,38 @@ facts=$(python3 "$here/stk.py" gmon.out.stacks chain spin) && n=$(echo "$facts" 
   && [ "$(python3 "$here/stk.py" gmon.out.stacks chain a | sed -n 2p)" = "main $n" ]
 say $? "from libc's syscall wrapper, main -> a -> b -> spin in every stack: $(echo $facts)"
 
+# a leaf deep in a library without frame pointers: 12 KB of its frames
+# (a sanitizer's malloc under printf holds 4.3 KB) between the leaf and
+# the program's caller, the frame register zero; every stack still
+# reaches main through the caller
+cat > wide.c <<'C'
+volatile unsigned long s;
+void wide(long n)
+{
+  volatile char buf[12288];
+  for (unsigned i = 0; i < sizeof buf; i += 64) buf[i] = (char)i;
+#if defined(__x86_64__)
+  __asm__ volatile("push %%rbp\n\txor %%ebp, %%ebp\n\t1: dec %0\n\tjnz 1b\n\tpop %%rbp" : "+c"(n) : : "memory", "cc");
+#else
+  for (long i = 0; i < n; i++) s += i;
+#endif
+  s += buf[64];
+}
+C
+cat > widemain.c <<'C'
+void wide(long n);
+__attribute__((noinline)) void caller(void) { wide(400000000); }
+int main(void) { caller(); return 0; }
+C
+cc -O2 -fomit-frame-pointer -fPIC -shared wide.c -o libwide.so
+cc -O1 -pg widemain.c -o widemain -L. -lwide $lp
+rm -f gmon.out*
+LD_LIBRARY_PATH=. LIBPROF_HZ=1000 LIBPROF_STACKS=32 ./widemain
+facts=$(python3 "$here/stk.py" gmon.out.stacks widemain caller) \
+  && n=$(echo "$facts" | head -1 | awk '{print $2 - $8}') && m=$(echo "$facts" | sed -n 2p)
+[ "$n" -ge 50 ] && [ "$(echo "$facts" | head -1 | field broken)" = 0 ] && [ "${m% *}" = main ] && [ "${m#* }" -ge "$n" ]
+say $? "12 KB of a library's frames without frame pointers under the leaf: every stack reaches main: $(echo $facts)"
+
 # every call the stacks show between two functions of the program is an
 # arc of the call graph (-O2: tail calls, epilogues scheduled early, an
 # opcode table, qsort calling back): at most 2% of the time in calls the
