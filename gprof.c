@@ -556,6 +556,7 @@ int main(int argc, char **argv)
   static Run run;               /* zeroed: no stage has run */
   Run *r = &run;
   util_set_name(argv[0]);       /* what messages start with */
+  util_memory_policy();
   expandargv(&argc, &argv);     /* @FILE: options read from FILE */
   /* reports run to tens of megabytes: write them in large blocks */
   static char outbuf[1 << 16];

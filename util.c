@@ -3,6 +3,7 @@
 #include "util.h"
 #include <errno.h>
 #include <locale.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -98,6 +99,13 @@ void warn_msg(const char *fmt, ...)
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
+}
+
+void util_memory_policy(void)
+{
+#ifdef M_MMAP_THRESHOLD
+  (void)mallopt(M_MMAP_THRESHOLD, 64 * 1024);   /* also ends the sliding threshold */
+#endif
 }
 
 void *xmalloc(size_t n)
