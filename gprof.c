@@ -446,8 +446,8 @@ static void analyse(Run *r)
   if (r->objs.n && objects_add_arcs(&r->objs, &prof->cg, o->keep_arcs ? &prof->arc_recs : NULL,
                                     &r->syms, &r->specs))
     prof->have_arcs = 1;
-  /* peak memory: no report reads them (an export may) */
-  if (!o->line && !(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
+  /* peak memory: no report reads them, -l's and -s's neither (an export may) */
+  if (!(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
   if (prof->have_arcs) {
     if (o->static_cg) core_find_calls(&r->core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
     cg_assemble(&prof->cg, &r->syms);
