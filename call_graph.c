@@ -260,6 +260,11 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
   RawArc *raw = recs->v;
   size_t nraw = recs->n;
   size_t i, k, n = 0;
+  /* the read-time hash no longer applies: given back before the merge's
+     own hash is made (-s's peak memory is at the end of reading or here) */
+  free(recs->slot);
+  recs->slot = NULL;
+  recs->nslots = 0;
   /* GNU names callers by the symbols of its -l table even without -l:
      only where they start is needed (line_starts) */
   vma_t *starts = NULL, last_end = 0;
@@ -302,9 +307,6 @@ void cg_write_arcs(ArcRecs *recs, const SymTab *tab, GmonOut *out)
   }
   free(slot);
   recs->n = n;
-  free(recs->slot);             /* the read-time hash no longer applies */
-  recs->slot = NULL;
-  recs->nslots = 0;
   for (i = 0; i < n; i++) raw[i].seq = i;
   if (n > 1) qsort(raw, n, sizeof *raw, cmp_raw);
   for (i = 0; i < n; i++) {
