@@ -61,6 +61,17 @@ slow = calls.get('libprof$mcount_slow', 0)
 print("%d %.1f %.4f" % (c, i / c if c else 0, slow / c if c else 0))
 P
 cd "$d"
+# callgrind's counts of a run of "$@", in cg.out.  glibc's runtime puts
+# SIGPROF's default action back at exit with its ITIMER_PROF still armed,
+# so a program run as slowly as under valgrind now and then dies of SIGPROF
+# on its way out (status 155, "Profiling timer expired": 2 runs in 2 of
+# interp_glibc here); callgrind has written its counts by then, and they
+# stand.  Anything else, or no counts, is a failure.
+cg() {
+  rm -f cg.out
+  valgrind --tool=callgrind --callgrind-out-file=cg.out "$@" > /dev/null 2>&1; s=$?
+  [ $s = 0 ] || { [ $s = 155 ] && [ -s cg.out ]; }
+}
 echo "== x86-64"
 for p in loop interp compress; do
   case $p in interp) args=30000;; compress) args=4;; *) args=;; esac
@@ -69,10 +80,8 @@ for p in loop interp compress; do
   for rt in glibc libprof; do
     [ $rt = glibc ] && g=0
     rm -f cg.out
-    # glibc's runtime now and then crashes a threaded program under
-    # valgrind: one more try
-    LD_LIBRARY_PATH="$top/libprof/shared" valgrind --tool=callgrind --callgrind-out-file=cg.out ./${p}_$rt $args > /dev/null 2>&1 \
-      || LD_LIBRARY_PATH="$top/libprof/shared" valgrind --tool=callgrind --callgrind-out-file=cg.out ./${p}_$rt $args > /dev/null 2>&1 \
+    LD_LIBRARY_PATH="$top/libprof/shared" cg ./${p}_$rt $args \
+      || LD_LIBRARY_PATH="$top/libprof/shared" cg ./${p}_$rt $args \
       || { echo "$p: callgrind failed on ${p}_$rt"; continue; }
     set -- $(python3 calls.py cg.out)
     if [ $rt = glibc ]; then g=$2; echo "$p: glibc $1 calls, $2 instructions per call"
@@ -135,8 +144,7 @@ if [ -f "$top/libprof/32/libprof.a" ] && cc -m32 loop.c -o loop32 2> /dev/null &
     for rt in glibc libprof; do
       [ $rt = glibc ] && g=0
       rm -f cg.out
-      valgrind --tool=callgrind --callgrind-out-file=cg.out ./${p}32_$rt $args > /dev/null 2>&1 \
-        || valgrind --tool=callgrind --callgrind-out-file=cg.out ./${p}32_$rt $args > /dev/null 2>&1 \
+      cg ./${p}32_$rt $args || cg ./${p}32_$rt $args \
         || { echo "$p: callgrind failed on ${p}32_$rt"; continue; }
       set -- $(python3 calls.py cg.out)
       if [ $rt = glibc ]; then g=$2; echo "$p: glibc $1 calls, $2 instructions per call"
