@@ -79,7 +79,6 @@ for p in loop interp compress; do
   cc -O2 -pg $p.c -o ${p}_libprof -L"$top/libprof/shared" -lprof -lpthread
   for rt in glibc libprof; do
     [ $rt = glibc ] && g=0
-    rm -f cg.out
     LD_LIBRARY_PATH="$top/libprof/shared" cg ./${p}_$rt $args \
       || LD_LIBRARY_PATH="$top/libprof/shared" cg ./${p}_$rt $args \
       || { echo "$p: callgrind failed on ${p}_$rt"; continue; }
@@ -89,8 +88,7 @@ for p in loop interp compress; do
   done
 done
 cc -O2 -pg loop.c -o loop_static -L"$top/libprof" -lprof
-rm -f cg.out
-valgrind --tool=callgrind --callgrind-out-file=cg.out ./loop_static > /dev/null 2>&1 \
+cg ./loop_static \
   && set -- $(python3 calls.py cg.out) \
   && echo "loop: libprof.a (static) $1 calls, $2 instructions per call"
 
@@ -143,7 +141,6 @@ if [ -f "$top/libprof/32/libprof.a" ] && cc -m32 loop.c -o loop32 2> /dev/null &
     cc -m32 -O2 -pg $p.c -o ${p}32_libprof -L"$top/libprof/32" -lprof -lpthread
     for rt in glibc libprof; do
       [ $rt = glibc ] && g=0
-      rm -f cg.out
       cg ./${p}32_$rt $args || cg ./${p}32_$rt $args \
         || { echo "$p: callgrind failed on ${p}32_$rt"; continue; }
       set -- $(python3 calls.py cg.out)
