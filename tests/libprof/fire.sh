@@ -269,11 +269,12 @@ sed "s# $w/lib# $w/st/lib#" gmon.out.objects/manifest > st/gmon.out.objects/mani
 ( cd st && "$G" -b -p --objects objects gmon.out ) > st.txt 2> st.err
 # (stripped, the samples of every function of libplug.so but plug_work
 # -- inner, and now and then _init or frame_dummy, run by dlopen -- join
-# those outside every function, which all.txt lists as [libplug.so])
+# those outside every function, which all.txt lists as [libplug.so];
+# when none of them was sampled, neither report has that row: 0.00)
 inner=$(awk 'substr($0, 55) ~ / \[libplug\.so\]$|^\[libplug\.so\]$/ && substr($0, 55) != "plug_work [libplug.so]" {s += $3} END {printf "%.2f", s}' all.txt)
 [ ! -s st.err ] && [ "$(col st.txt 'lib_work [libwork.so]')" = "$t_lib" ] \
   && [ "$(col st.txt 'plug_work [libplug.so]')" = "$t_plug" ] && ! grep -q '^.*inner \[libplug\.so\]$' st.txt \
-  && [ "$(col st.txt '[libplug.so]' | awk '{printf "%.2f", $1}')" = "$inner" ] \
+  && [ "$(col st.txt '[libplug.so]' | awk '{s += $1} END {printf "%.2f", s}')" = "$inner" ] \
   && [ "$(awk 'NF >= 4 && $1 ~ /^[0-9.]+$/ {c = $2} END {print c}' st.txt)" = "$tot" ]
 say $? "--objects on stripped objects: plug_work from .dynsym, the rest's ${inner}s under [libplug.so], lib_work through .gnu_debuglink; same total$(cat st.err)"
 awk -v w="$w/st/libwork.so" -v p="$w/st/libplug.so" '$6 == w {$2 = "00" substr($2, 3)} $6 == p {$6 = p ".gone"} {print}' \
