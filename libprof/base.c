@@ -54,6 +54,34 @@ static void lock_give(int *lock, int taken)
   if (taken) __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
 
+/* A detached thread of libprof's own running FN, with every signal
+   blocked (it never runs profiled code and takes no signal); 1 when made.
+   FN calls spawned() first thing.  Until then the thread is still being
+   set up by the C library or by whatever wraps pthread_create -- a
+   sanitizer's runtime, an allocator -- which may hold a lock of its own
+   meanwhile (AddressSanitizer's allocator, taken to size the new thread's
+   stack, is not reset at fork): fork_prepare waits for P.starting to
+   reach 0, so that a program forking as soon as it starts never hands its
+   child such a lock held by a thread the child does not have. */
+static int spawn(void *(*fn)(void *))
+{
+  pthread_t th;
+  sigset_t all, old;
+  sigfillset(&all);
+  raw_sigmask(SIG_BLOCK, &all, &old);
+  __atomic_add_fetch(&P.starting, 1, __ATOMIC_ACQ_REL);
+  int made = pthread_create(&th, NULL, fn, NULL) == 0;
+  if (made) pthread_detach(th);
+  else __atomic_sub_fetch(&P.starting, 1, __ATOMIC_ACQ_REL);
+  raw_sigmask(SIG_SETMASK, &old, NULL);
+  return made;
+}
+
+static void spawned(void)
+{
+  __atomic_sub_fetch(&P.starting, 1, __ATOMIC_ACQ_REL);
+}
+
 static void say(const char *a, const char *b, const char *c)
 {
   /* stderr without stdio: this can run in a signal handler */

@@ -228,12 +228,7 @@ static void counting(int on)
 static void start_poller(void)
 {
   objects_scan(1);
-  pthread_t th;
-  sigset_t all, old;
-  sigfillset(&all);
-  raw_sigmask(SIG_BLOCK, &all, &old);
-  if (pthread_create(&th, NULL, objects_poller, NULL) == 0) pthread_detach(th);
-  raw_sigmask(SIG_SETMASK, &old, NULL);
+  spawn(objects_poller);
 }
 
 static void start(unsigned long lowpc, unsigned long highpc)
@@ -319,16 +314,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   P.pid = getpid();
   O.code_next = P.textsize;      /* the program's codes are its offsets */
   counting(1);
-  if (P.dump_signal || P.interval) {
-    /* the helper never runs profiled code, and takes no signal */
-    pthread_t th;
-    sigset_t all, old;
-    sigfillset(&all);
-    raw_sigmask(SIG_BLOCK, &all, &old);
-    P.helper = pthread_create(&th, NULL, helper_main, NULL) == 0;
-    if (P.helper) pthread_detach(th);
-    raw_sigmask(SIG_SETMASK, &old, NULL);
-  }
+  if (P.dump_signal || P.interval) P.helper = spawn(helper_main);
   if (P.objects || S.depth) start_poller();
   in_libprof--;
 }
@@ -492,6 +478,7 @@ static void *helper_main(void *arg)
 {
   (void)arg;
   in_libprof = 1;
+  spawned();
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   double next = (double)now.tv_sec + (double)now.tv_nsec / 1e9 + P.interval;
@@ -539,6 +526,10 @@ static int fork_lock_taken;
 static void fork_prepare(void)
 {
   in_libprof++;
+  /* our threads still being set up: a second at most (see spawn) */
+  struct timespec ms = { 0, 1000000 };
+  for (int i = 0; i < 1000 && __atomic_load_n(&P.starting, __ATOMIC_ACQUIRE) > 0; i++)
+    nanosleep(&ms, NULL);
   fork_lock_taken = lock_take(&P.tab_lock, -1);
 }
 
@@ -551,6 +542,7 @@ static void fork_parent(void)
 static void child_after_fork(void)
 {
   my_tid = 0;                    /* a new thread id, and the lock's owner gone */
+  P.starting = 0;                /* the parent's threads are not ours */
   __atomic_store_n(&P.tab_lock, 0, __ATOMIC_RELEASE);
   __atomic_store_n(&P.write_lock, 0, __ATOMIC_RELEASE);
   if (P.started && P.bins) {
@@ -567,12 +559,9 @@ static void child_after_fork(void)
     have_timer = 0;              /* timers are not inherited */
     if (__prof_tab) start_thread_timer();
     if (P.helper) {
-      pthread_t th;
       close(P.wake[0]);          /* a pipe of its own, not the parent's */
       close(P.wake[1]);
-      P.helper = pipe2(P.wake, O_CLOEXEC | O_NONBLOCK) == 0
-                 && pthread_create(&th, NULL, helper_main, NULL) == 0;
-      if (P.helper) pthread_detach(th);
+      P.helper = pipe2(P.wake, O_CLOEXEC | O_NONBLOCK) == 0 && spawn(helper_main);
     }
   }
   in_libprof--;

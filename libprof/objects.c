@@ -280,6 +280,7 @@ static void *objects_poller(void *arg)
 {
   (void)arg;
   in_libprof = 1;
+  spawned();
   struct timespec ms20 = { 0, 20 * 1000000 };
   while (!__atomic_load_n(&P.final, __ATOMIC_ACQUIRE)) {
     nanosleep(&ms20, NULL);

@@ -56,6 +56,7 @@ static struct {
   double interval;
   int wake[2];                   /* a pipe: a byte in it makes the helper write */
   int helper;                    /* the helper thread runs */
+  int starting;                  /* our threads made but not yet running (spawn) */
   int objects;                   /* LIBPROF_OBJECTS=1: other objects sampled */
   int stack_depth;               /* LIBPROF_STACKS (stacks.c: S.depth once made) */
   uint64_t stack_slots;          /* LIBPROF_STACKS_MAX, a power of two */

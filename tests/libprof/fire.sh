@@ -286,3 +286,73 @@ plug_all=$(awk '$NF == "[libplug.so.gone]" {print $3}' bad.txt)
   && grep -q "libplug.so.gone: cannot read it" bad.err \
   && [ "$plug_all" = "$(python3 "$here/hist.py" gmon.out.objects/$pf | awk '{printf "%.2f", $4}')" ]
 say $? "--objects: an object whose build-id is not the manifest's is left out, one that cannot be read counted whole ([libplug.so.gone] ${plug_all}s), a warning each"
+
+# ---- fork at once, while libprof's own thread is still being set up ----
+# A wrapper of pthread_create (a sanitizer's runtime, an allocator) may
+# hold a lock of its own while it sets a new thread up; AddressSanitizer's
+# allocator is one, and it is not reset at fork: a program forking as soon
+# as it starts handed its child that lock held by a thread the child does
+# not have, and the child hung when it made threads of its own (seen in
+# make check-sanitize).  slowstart.so stands for such a wrapper: its
+# pthread_create takes its lock, which the new thread gives back after
+# 200 ms.  libprof's fork now waits until its threads run.
+cat > slowstart.c <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+static int busy;         /* the wrapper's lock: taken by pthread_create, given back by the new thread */
+struct start { void *(*fn)(void *); void *arg; };
+static void *trampoline(void *p)
+{
+  struct start s = *(struct start *)p;
+  free(p);
+  struct timespec t = { 0, 200000000 };
+  nanosleep(&t, NULL);
+  __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+  return s.fn(s.arg);
+}
+int pthread_create(pthread_t *th, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+  int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *) =
+    (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(RTLD_NEXT, "pthread_create");
+  struct start *s = malloc(sizeof *s);
+  if (!s) return 11;
+  s->fn = fn; s->arg = arg;
+  struct timespec ms = { 0, 1000000 };
+  for (int free_ = 0; !__atomic_compare_exchange_n(&busy, &free_, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED); free_ = 0)
+    nanosleep(&ms, NULL);
+  int r = real(th, a, trampoline, s);
+  if (r) { __atomic_store_n(&busy, 0, __ATOMIC_RELEASE); free(s); }
+  return r;
+}
+C
+cat > forknow.c <<'C'
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+volatile unsigned long s;
+__attribute__((noinline)) void spin(long n) { for (long i = 0; i < n; i++) s += i; }
+int main(void)
+{
+  pid_t p = fork();
+  if (p < 0) return 2;
+  spin(1000000);
+  if (p) { int st; if (waitpid(p, &st, 0) != p || !WIFEXITED(st)) return 3; printf("%d\n", (int)p); return WEXITSTATUS(st); }
+  return 0;
+}
+C
+cc -shared -fPIC slowstart.c -o slowstart.so -ldl && cc -O1 -pg forknow.c -o forknow $lp
+res=""; ok=0
+for v in LIBPROF_STACKS=16 LIBPROF_OBJECTS=1 LIBPROF_INTERVAL=100; do
+  rm -rf gmon.out*
+  # (KILL: a hung child would take SIGTERM to write its profile, and hang
+  # there too; timeout kills its own child only, so the rest go by name)
+  env "$v" LD_PRELOAD=./slowstart.so ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" \
+    timeout -s KILL 10 ./forknow > child.txt
+  rc=$?; res="$res $v:$rc"
+  [ $rc = 0 ] || pkill -KILL -x forknow
+  [ $rc = 0 ] && [ -s gmon.out ] && [ -s "gmon.out.$(cat child.txt)" ] || ok=1
+done
+say $ok "a program forking as soon as it starts, pthread_create wrapped by a library that holds a lock while a thread starts: parent and child end and write their profiles (setting:status$res)"
