@@ -280,9 +280,10 @@ static void hexstr(char *out, const unsigned char *id, size_t n)
 static void check_program(const Reader *r, const FileObj *o, const SymTab *tab)
 {
   unsigned char have[OBJECTS_ID_MAX];
-  if (!o->idlen || !tab->core || !core_build_id(tab->core, have, sizeof have)) return;
-  size_t hl = sizeof have;
-  while (hl && !have[hl - 1]) hl--;
+  int n;
+  if (!o->idlen || !tab->core || !(n = core_build_id(tab->core, have, sizeof have))) return;
+  /* the note's own length: an id may end in zero bytes */
+  size_t hl = (size_t)n < sizeof have ? (size_t)n : sizeof have;
   if (hl == o->idlen && !memcmp(have, o->id, hl)) return;
   char a[2 * OBJECTS_ID_MAX + 1], b[2 * OBJECTS_ID_MAX + 1];
   hexstr(a, o->id, o->idlen);
