@@ -10,6 +10,8 @@
 #    busy by two other processes, and on a 0.06 s program at 1000 and
 #    10000 Hz;
 #  - peak memory and CPU time for 100,000 short-lived threads;
+#  - the sampled share with four threads that block every signal, and
+#    the peak memory of 10,000 threads alive at once;
 #  - instructions per mcount call and slow-path share (bench/mcount.sh);
 #  - self-time shares against perf, and CPU overhead, on the interpreter
 #    and on Lua (bench/tvd.sh, TVD_ROUNDS rounds, default 10: about 7
@@ -71,6 +73,21 @@ for rt in glibc libprof; do
   rm -f gmon.out; set -- $(run ./$b 100000); wall=$2
   rm -f gmon.out; set -- $(./$b 100000)
   echo "100,000 threads, $rt: peak ${1} kB, CPU ${2}s, wall ${wall}s, work called $("$top/gprof" -b -p $b gmon.out | awk '$NF == "work" {print $4}') times"
+done
+# threads that block every signal (libprof samples them; glibc's runtime
+# cannot), and 10,000 threads alive at once
+cc -O1 -pg "$t/masked.c" -o masked -L"$top/libprof" -lprof -lpthread
+cc -O1 -pg "$t/masked.c" -o masked_glibc -lpthread
+for rt in glibc libprof; do
+  b=masked; [ $rt = glibc ] && b=masked_glibc
+  rm -f gmon.out; cpu=$(./$b 0.5 2>&1 >/dev/null)
+  echo "4 threads blocking every signal, $rt: $(python3 "$t/hist.py" gmon.out "$cpu")"
+done
+cc -O1 -pg "$t/many_live.c" -o live -L"$top/libprof" -lprof -lpthread
+cc -O1 -pg "$t/many_live.c" -o live_glibc -lpthread
+for rt in glibc libprof; do
+  b=live; [ $rt = glibc ] && b=live_glibc
+  rm -f gmon.out; echo "10,000 live threads, $rt: peak $(./$b 10000) kB"
 done
 sh "$top/bench/mcount.sh"
 if [ -z "$LIBPROF_BENCH_NO_TVD" ]; then

@@ -1,144 +1,198 @@
-/* count.c -- counting calls: each thread's open-addressing table of
- * {key, count} slots (prof.h), taken on its first profiled call and grown
- * by doubling, the stub's thread-local copy of its slots and mask, and
- * the shared table the counts of finished threads are folded into.  Only
- * a table's thread writes it, so counting takes no lock and no atomic
- * instruction; tables are never unmapped (a writer may be reading them).
- * Part of gmon.c's translation unit; uses base.c. */
+/* count.c -- counting calls: each thread's open-addressing tables (prof.h)
+ * -- the key part, {key, count} slots, and on x86-64 the raw part,
+ * {frompc, selfpc, count, flags} slots that the program's fast path reads
+ * -- taken on its first profiled call and grown by doubling, the stub's
+ * thread-local copy of their slots and masks, and the shared table the
+ * counts of finished threads are folded into (as keys).  Only a table's
+ * thread writes it, so counting takes no lock and no atomic instruction;
+ * tables are never unmapped (a writer may be reading them).  Part of
+ * gmon.c's translation unit; uses base.c. */
 
 uintptr_t __prof_lowpc;
 uintptr_t __prof_textsize = UINTPTR_MAX;
+unsigned char __prof_counting = 1;
 __thread prof_tab *__prof_tab;
-static const prof_slot no_slots[1];    /* a thread without a table */
-__thread prof_cur __prof_cur = { 0, { (prof_slot *)no_slots } };
+/* one empty slot of either kind: a part with no slots of its own (a
+   thread without a table, a key part before its first arc); never
+   written, since a part grows before its first entry */
+static const uint64_t no_slots[4];
+__thread prof_cur __prof_cur = { 0, { (uint64_t *)no_slots }, 0, { (uint64_t *)no_slots } };
 
-/* The thread's table, and the stub's copy of its slots and mask.  Called
-   with signals blocked, or before the thread's first count. */
+/* A slot's words, and the word of its count. */
+#define SLOT_WORDS(raw) ((raw) ? 4u : 2u)
+#define SLOT_COUNT(raw) ((raw) ? 2u : 1u)
+
+/* The thread's table, and the stub's copy of its slots and masks.
+   Called with signals blocked, or before the thread's first count. */
 static void set_table(prof_tab *t)
 {
   __prof_tab = t;
-  __prof_cur.slots = t ? t->slots : (prof_slot *)no_slots;
-  __prof_cur.bytemask = t ? t->bytemask : 0;
+  __prof_cur.slots = t ? t->key.slots : (uint64_t *)no_slots;
+  __prof_cur.bytemask = t ? t->key.bytemask : 0;
+  __prof_cur.raw_slots = t && t->raw.slots ? t->raw.slots : (uint64_t *)no_slots;
+  __prof_cur.raw_bytemask = t && t->raw.slots ? t->raw.bytemask : 0;
 }
 static inline uint64_t slot_of(uint64_t key, uint64_t mask)
 {
   return ((key * (uint64_t)PROF_HASH_MULT) >> 32) & mask;
 }
-
-static int tab_init(prof_tab *t, uint64_t n)
+/* The home slot of an entry: a key's hash, or the raw pair's as the stub
+   computes it, ((frompc << 5) ^ selfpc) masked to a slot's byte offset. */
+static inline uint64_t home_of(const uint64_t *id, int raw, uint64_t mask)
 {
-  prof_slot *s = map_zero(n * sizeof *s);
-  if (!s) return 0;
-  t->slots = s;
-  t->mask = n - 1;
-  t->bytemask = (n - 1) * sizeof *s;
-  t->used = 0;
-  return 1;
+  if (raw) return (((id[0] << PROF_RAW_SHIFT) ^ id[1]) >> PROF_RAW_SHIFT) & mask;
+  return slot_of(id[0], mask);
 }
 
-/* Adds COUNT to KEY's slot in T, growing T as needed.  Returns 0 when
-   memory runs out.  Only T's owner (or the lock holder, for the shared
-   table) calls it.  A grown table's old slots stay mapped: a writer may
-   be reading them.  Signals are blocked while the table changes so a
-   handler's fast path never sees the slots and mask disagree. */
-static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
+/* A part of N slots (a power of two) of its own. */
+static void part_set(prof_part *p, int raw, uint64_t *slots, uint64_t n)
 {
-  for (uint64_t i = slot_of(key, t->mask);; i = (i + 1) & t->mask) {
-    prof_slot *sl = &t->slots[i];
-    if (sl->key == key) { sl->count += count; return 1; }
-    if (sl->key) continue;
-    if ((t->used + 1) * 2 > t->mask + 1) {       /* keep the load under 1/2 */
+  p->slots = slots;
+  p->mask = n - 1;
+  p->bytemask = (n - 1) * SLOT_WORDS(raw) * 8;
+  p->used = 0;
+}
+static int part_init(prof_part *p, int raw, uint64_t n)
+{
+  uint64_t *s = map_zero(n * SLOT_WORDS(raw) * 8);
+  if (s) part_set(p, raw, s, n);
+  return s != NULL;
+}
+
+/* Adds COUNT to the entry ID (a key, or a raw pair whose FLAGS are set
+   when it is new) in P, growing P as needed.  Returns 0 when memory runs
+   out.  Only P's owner (or the lock holder, for the shared table) calls
+   it.  A grown part's old slots stay mapped: a writer may be reading
+   them.  Signals are blocked while the part changes so a handler's fast
+   path never sees the slots and mask disagree. */
+static int part_add(prof_part *p, int raw, const uint64_t *id, uint64_t count, uint64_t flags)
+{
+  const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
+  for (uint64_t i = home_of(id, raw, p->mask);; i = (i + 1) & p->mask) {
+    uint64_t *s = p->slots + i * w;
+    if (s[0] == id[0] && (!raw || s[1] == id[1])) { s[c] += count; return 1; }
+    if (s[0]) continue;
+    if ((p->used + 1) * 2 > p->mask + 1) {       /* keep the load under 1/2 */
       sigset_t all, old;
       sigfillset(&all);
       raw_sigmask(SIG_BLOCK, &all, &old);
-      uint64_t n = (t->mask + 1) * 2;
-      prof_slot *ns = map_zero(n * sizeof *ns);
+      uint64_t n = p->used ? (p->mask + 1) * 2 : KEY_FIRST;
+      uint64_t *ns = map_zero(n * w * 8);
       if (!ns) {
         raw_sigmask(SIG_SETMASK, &old, NULL);
         return 0;
       }
-      for (uint64_t j = 0; j <= t->mask; j++) {
-        prof_slot *o = &t->slots[j];
-        if (!o->key) continue;
-        uint64_t k = slot_of(o->key, n - 1);
-        while (ns[k].key) k = (k + 1) & (n - 1);
-        ns[k] = *o;
+      uint64_t placed = 0;
+      for (uint64_t j = 0; j <= p->mask; j++) {
+        const uint64_t *o = p->slots + j * w;
+        if (!o[0]) continue;
+        uint64_t k = home_of(o, raw, n - 1);
+        while (ns[k * w]) k = (k + 1) & (n - 1);
+        memcpy(ns + k * w, o, w * 8);
+        if (placed < PROF_TAB_LOG) p->log[placed] = (uint32_t)k;
+        placed++;
       }
-      __atomic_store_n(&t->slots, ns, __ATOMIC_RELEASE);
-      __atomic_store_n(&t->bytemask, (n - 1) * sizeof *ns, __ATOMIC_RELEASE);
-      __atomic_store_n(&t->mask, n - 1, __ATOMIC_RELEASE);
-      if (t == __prof_tab) set_table(t);
+      __atomic_store_n(&p->slots, ns, __ATOMIC_RELEASE);
+      __atomic_store_n(&p->bytemask, (n - 1) * w * 8, __ATOMIC_RELEASE);
+      __atomic_store_n(&p->mask, n - 1, __ATOMIC_RELEASE);
+      if (__prof_tab && (p == &__prof_tab->key || p == &__prof_tab->raw)) set_table(__prof_tab);
       raw_sigmask(SIG_SETMASK, &old, NULL);
-      return tab_add(t, key, count);
+      return part_add(p, raw, id, count, flags);
     }
-    sl->count = count;
-    __atomic_store_n(&sl->key, key, __ATOMIC_RELEASE);
-    if (t->used < PROF_TAB_LOG) t->log[t->used] = (uint32_t)i;
-    t->used++;
+    s[c] = count;
+    if (raw) { s[1] = id[1]; s[3] = flags; }
+    __atomic_store_n(&s[0], id[0], __ATOMIC_RELEASE);
+    if (p->used < PROF_TAB_LOG) p->log[p->used] = (uint32_t)i;
+    p->used++;
     return 1;
   }
 }
+static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
+{
+  return part_add(&t->key, 0, &key, count, 0);
+}
 
-/* The calling thread's table rebuilt so that its busiest arcs sit in
-   their home slots: the stub's fast path finds an arc in its home slot
-   with one compare, and pays seven instructions and a mispredicted
-   branch per slot it probes past.  Arcs enter the table in the order the
-   program first calls them, which says nothing of how often it calls
-   them; on Lua running a benchmark, a thread's 1,248 arcs in 4,096 slots
-   cost 0.16-0.34 extra probes per call (about 8% of the program's CPU
-   time under -pg), rebuilt by count 0.009.  The rebuild is linear
-   probing where a busier arc takes the slot from a less busy one, which
-   probes on: every arc stays reachable from its home without crossing an
-   empty slot, as lookups need.
-   Called from the thread's own sampling handler, now and then (sample.c),
-   never while the thread runs libprof's code (the stub might hold a slot
-   of the old slots), with every signal blocked (a nested handler's
-   profiled code would count into the old slots).  The new slots are the
-   table's spare ones, and the old become the spare: at most twice a
-   table's slots, never unmapped (a writer may be reading them; the
-   rebuild takes tab_lock, which writers hold while they read, or does
-   nothing).  A grown table's old spare is left mapped. */
+/* A raw slot's arc as a key; 0 for a pair that is no arc of the text. */
+static uint64_t raw_key(const uint64_t *s)
+{
+  uintptr_t f = s[0] - P.lowpc, self = s[1] - P.lowpc;
+  if (s[3] || !s[0] || f >= P.textsize || self >= P.textsize) return 0;
+  return (uint64_t)f << 32 | self;
+}
+
+/* A part rebuilt so that its busiest entries sit in their home slots:
+   the stub's fast path finds an arc in its home slot with one compare,
+   and pays several instructions and a mispredicted branch per slot it
+   probes past.  Arcs enter the table in the order the program first
+   calls them, which says nothing of how often it calls them; on Lua
+   running a benchmark, a thread's 1,248 arcs in 4,096 slots cost
+   0.16-0.34 extra probes per call (about 8% of the program's CPU time
+   under -pg), rebuilt by count 0.009.  The rebuild is linear probing
+   where a busier entry takes the slot from a less busy one, which probes
+   on: every entry stays reachable from its home without crossing an
+   empty slot, as lookups need.  The new slots are the part's spare ones,
+   and the old become the spare: at most twice a part's slots, never
+   unmapped (a writer may be reading them).  Returns 1 if rebuilt. */
+static int part_rehome(prof_part *p, int raw)
+{
+  if (p->used <= PROF_TAB_LOG) return 0;         /* small: log kept, no gain */
+  const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
+  uint64_t mask = p->mask;
+  size_t bytes = (mask + 1) * w * 8;
+  if (p->spare && p->spare_mask != mask) p->spare = NULL;   /* a grown part's: left */
+  if (!p->spare) {
+    p->spare = map_zero(bytes);
+    p->spare_mask = mask;
+  } else {
+    memset(p->spare, 0, bytes);
+  }
+  uint64_t *ns = p->spare, *os = p->slots;
+  if (!ns) return 0;
+  for (uint64_t j = 0; j <= mask; j++) {
+    uint64_t cur[4], x[4];
+    memcpy(cur, os + j * w, w * 8);
+    if (!cur[0]) continue;
+    for (uint64_t i = home_of(cur, raw, mask);; i = (i + 1) & mask) {
+      uint64_t *s = ns + i * w;
+      if (!s[0]) { memcpy(s, cur, w * 8); break; }
+      if (s[c] < cur[c]) { memcpy(x, s, w * 8); memcpy(s, cur, w * 8); memcpy(cur, x, w * 8); }
+    }
+  }
+  __atomic_store_n(&p->slots, ns, __ATOMIC_RELEASE);
+  p->spare = os;
+  return 1;
+}
+
+/* The calling thread's table rebuilt busiest-first (part_rehome).
+   Called from the thread's own sampling handler, now and then
+   (sample.c), never while the thread runs libprof's code (the stub might
+   hold a slot of the old slots), with every signal blocked (a nested
+   handler's profiled code would count into the old slots).  It takes
+   tab_lock, which writers hold while they read, or does nothing. */
 static void count_rehome(void)
 {
   prof_tab *t = __prof_tab;
-  if (!t || t->used <= PROF_TAB_LOG) return;   /* small: log kept, no gain */
+  if (!t || (t->key.used <= PROF_TAB_LOG && t->raw.used <= PROF_TAB_LOG)) return;
   if (!lock_take(&P.tab_lock, 0)) return;       /* 0: busy, or ours already */
   sigset_t all, old;
   sigfillset(&all);
   raw_sigmask(SIG_BLOCK, &all, &old);
-  uint64_t mask = t->mask;
-  if (t->spare && t->spare_mask != mask) t->spare = NULL;
-  if (!t->spare) {
-    t->spare = map_zero((mask + 1) * sizeof(prof_slot));
-    t->spare_mask = mask;
-  } else {
-    memset(t->spare, 0, (mask + 1) * sizeof(prof_slot));
-  }
-  prof_slot *ns = t->spare, *os = t->slots;
-  if (ns) {
-    for (uint64_t j = 0; j <= mask; j++) {
-      prof_slot cur = os[j];
-      if (!cur.key) continue;
-      for (uint64_t i = slot_of(cur.key, mask);; i = (i + 1) & mask) {
-        if (!ns[i].key) { ns[i] = cur; break; }
-        if (ns[i].count < cur.count) { prof_slot x = ns[i]; ns[i] = cur; cur = x; }
-      }
-    }
-    __atomic_store_n(&t->slots, ns, __ATOMIC_RELEASE);
-    t->spare = os;
+  int n = part_rehome(&t->key, 0) + (PROF_RAW ? part_rehome(&t->raw, 1) : 0);
+  if (n) {
     set_table(t);
-    __atomic_fetch_add(&P.rehomes, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&P.rehomes, (uint64_t)n, __ATOMIC_RELAXED);
   }
   raw_sigmask(SIG_SETMASK, &old, NULL);
   lock_give(&P.tab_lock, 1);
 }
 
-/* A new table with TAB_INITIAL slots, carved with them from a shared
-   chunk (a mapping per table would cost a page or more per thread), and
-   put on the list of every table.  Called under tab_lock. */
+/* A new table, carved with its first slots from a shared chunk (a
+   mapping per table would cost a page or more per thread), and put on
+   the list of every table.  Called under tab_lock. */
 static prof_tab *tab_carve(void)
 {
-  const size_t need = (sizeof(prof_tab) + TAB_INITIAL * sizeof(prof_slot) + 63) & ~(size_t)63;
+  const size_t first = PROF_RAW ? RAW_INITIAL * 32 : TAB_INITIAL * sizeof(prof_slot);
+  const size_t need = (sizeof(prof_tab) + first + 63) & ~(size_t)63;
   if ((size_t)(P.arena_end - P.arena) < need) {
     const size_t chunk = 256 * 1024;
     char *c = map_zero(chunk);
@@ -147,12 +201,14 @@ static prof_tab *tab_carve(void)
     P.arena_end = c + chunk;
   }
   prof_tab *t = (prof_tab *)P.arena;
-  prof_slot *s = (prof_slot *)(P.arena + sizeof(prof_tab));
+  uint64_t *s = (uint64_t *)(P.arena + sizeof(prof_tab));
   P.arena += need;
-  t->slots = s;
-  t->mask = TAB_INITIAL - 1;
-  t->bytemask = (TAB_INITIAL - 1) * sizeof(prof_slot);
-  t->used = 0;
+  if (PROF_RAW) {
+    part_set(&t->raw, 1, s, RAW_INITIAL);
+    part_set(&t->key, 0, (uint64_t *)no_slots, 1);
+  } else {
+    part_set(&t->key, 0, s, TAB_INITIAL);
+  }
   prof_tab *head = __atomic_load_n(&P.tabs, __ATOMIC_ACQUIRE);
   do t->next = head;
   while (!__atomic_compare_exchange_n(&P.tabs, &head, t, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
@@ -174,31 +230,42 @@ static prof_tab *count_take(void)
   return t;
 }
 
+/* A part's entries folded into the shared table (as keys) and cleared:
+   the log says where they are while they are few. */
+static void part_fold(prof_part *p, int raw)
+{
+  const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
+  int logged = p->used <= PROF_TAB_LOG;
+  uint64_t n = logged ? p->used : p->mask + 1;
+  for (uint64_t j = 0; j < n; j++) {
+    uint64_t *o = p->slots + (logged ? p->log[j] : j) * w;
+    uint64_t key = raw ? raw_key(o) : o[0];
+    if (key && o[c] && !tab_add(&P.retired, key, o[c])) P.lost_arcs += o[c];
+    if (logged) memset(o, 0, w * 8);
+  }
+  if (!logged) memset(p->slots, 0, (p->mask + 1) * w * 8);
+  p->used = 0;
+}
+
 /* A thread ends: its counts go to the shared table, its table, emptied,
    to the free list. */
 static void count_fold(prof_tab *t)
 {
   set_table(NULL);
   int taken = lock_take(&P.tab_lock, -1);
-  if (t->used <= PROF_TAB_LOG) {   /* the log says where they all are */
-    for (uint64_t j = 0; j < t->used; j++) {
-      prof_slot *o = &t->slots[t->log[j]];
-      if (!tab_add(&P.retired, o->key, o->count)) P.lost_arcs += o->count;
-      o->key = o->count = 0;
-    }
-    t->used = 0;
-  } else {
-    for (uint64_t i = 0; i <= t->mask; i++) {
-      prof_slot *o = &t->slots[i];
-      if (o->key && !tab_add(&P.retired, o->key, o->count))
-        P.lost_arcs += o->count;
-    }
-    memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
-    t->used = 0;
-  }
+  part_fold(&t->key, 0);
+  if (PROF_RAW) part_fold(&t->raw, 1);
   t->next_free = P.free;
   P.free = t;
   lock_give(&P.tab_lock, taken);
+}
+
+/* A part emptied (a part with no entry is empty already: no_slots is
+   never written). */
+static void part_clear(prof_part *p, int raw)
+{
+  if (p->used) memset(p->slots, 0, (p->mask + 1) * SLOT_WORDS(raw) * 8);
+  p->used = 0;
 }
 
 /* A forked child starts with empty counts: every table is emptied (the
@@ -208,11 +275,10 @@ static void count_after_fork(void)
 {
   P.free = NULL;
   for (prof_tab *t = P.tabs; t; t = t->next) {
-    memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
-    t->used = 0;
+    part_clear(&t->key, 0);
+    part_clear(&t->raw, 1);
     if (t != __prof_tab) { t->next_free = P.free; P.free = t; }
   }
-  memset(P.retired.slots, 0, (P.retired.mask + 1) * sizeof *P.retired.slots);
-  P.retired.used = 0;
+  part_clear(&P.retired.key, 0);
   P.lost_arcs = 0;
 }

@@ -220,6 +220,7 @@ static void counting(int on)
 {
   P.enabled = on;
   __prof_textsize = on ? P.textsize : 0;
+  __prof_counting = (unsigned char)on;
   objects_counting(on && P.objects);
 }
 
@@ -246,14 +247,16 @@ static void start(unsigned long lowpc, unsigned long highpc)
   if (P.textsize == 0 || P.textsize > 0xffffffffu) {
     say("libprof: cannot profile a text of this size\n", NULL, NULL);
     __prof_textsize = 0;
+    __prof_counting = 0;
     in_libprof--;
     return;
   }
   P.nbins = P.textsize / HIST_GRANULE;
   P.bins = map_zero(P.nbins * sizeof *P.bins);
-  if (!P.bins || !tab_init(&P.retired, TAB_INITIAL)) {
+  if (!P.bins || !part_init(&P.retired.key, 0, TAB_INITIAL)) {
     say("libprof: out of memory; not profiling\n", NULL, NULL);
     __prof_textsize = 0;
+    __prof_counting = 0;
     P.bins = NULL;
     in_libprof--;
     return;
@@ -368,6 +371,21 @@ static void count_call(uint64_t key)
     __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
 }
 
+/* One call of the raw pair FROMPC, SELFPC in the calling thread's raw
+   part (PROF_RAW): a new slot, which the stub finds from then on; one
+   that is no arc of the text (NOT_ARC: a call from outside it, or into
+   another object while other objects are not counted) is flagged, never
+   written out, and keeps such calls on the fast path too.  A callee in
+   another object while they are counted gets no slot: each call comes
+   back here (objects_key). */
+static void count_raw(uintptr_t frompc, uintptr_t selfpc, int not_arc)
+{
+  prof_tab *t = thread_attach();
+  uint64_t id[2] = { frompc, selfpc };
+  if ((!t || !part_add(&t->raw, 1, id, 1, (uint64_t)not_arc)) && !not_arc)
+    __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
+}
+
 /* The stubs' slow path: a thread's first call, or an arc's first call.
    A profiled signal handler that interrupts this thread inside libprof
    would find its table half-updated or a lock held: such a nested call
@@ -386,10 +404,13 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
   if (!P.enabled) { slow_self = 0; return; }
   in_libprof++;
   uintptr_t f = frompc - P.lowpc, s = selfpc - P.lowpc;
-  if (f < P.textsize && s < P.textsize)         /* as glibc: text only */
-    count_call(((uint64_t)f << 32) | s);
-  else if (__prof_other && s >= P.textsize)     /* LIBPROF_OBJECTS=1 */
+  int arc = f < P.textsize && s < P.textsize;   /* as glibc: text only */
+  if (__prof_other && s >= P.textsize)          /* LIBPROF_OBJECTS=1 */
     count_call(objects_key(frompc, selfpc, NULL));
+  else if (PROF_RAW && frompc)
+    count_raw(frompc, selfpc, !arc);
+  else if (arc)
+    count_call(((uint64_t)f << 32) | s);
   else
     thread_attach();             /* the thread is still to be sampled */
   in_libprof--;

@@ -6,17 +6,22 @@
  * prologue: selfpc at 0(%rsp), frompc at 8(%rsp).  Either way the
  * caller's argument registers (integer and vector) are still live.
  *
- * The fast path handles every call of an arc already seen by this thread:
- * it probes the thread's own table from the arc's hash until it finds the
- * key and adds one with a plain increment, clobbering only %r10 and %r11
- * (gcc saves %r10, the static chain, around the call).  A call from
- * outside the text (a callback from a shared library) is ignored here
- * too, as it would be in C; a call into another object returns at once
- * too unless LIBPROF_OBJECTS=1 (__prof_other), when it goes to C.  Only a
- * thread's first call (no table yet) and an arc's first call (an empty
- * slot reached) go to the C slow path, with every argument register
- * preserved.  Profiling off (__prof_textsize 0) makes every address look
- * out of range, so such calls return at once.
+ * The fast path handles every call of a pair (frompc, selfpc) already
+ * seen by this thread: it probes the thread's raw slots (prof.h) from the
+ * pair's hash until it finds both addresses and adds one with a plain
+ * increment, clobbering only %r10 and %r11 (gcc saves %r10, the static
+ * chain, around the call).  It checks no range: the C slow path, which
+ * fills every slot, does, and flags a pair that is no arc of the
+ * program's text (a callback from a shared library, a call into another
+ * object), whose calls the stub then counts in a slot never written out;
+ * a call into another object while LIBPROF_OBJECTS=1 gets no slot and
+ * goes to C each time.  Only a thread's first call (no table yet) and a
+ * pair's first call (an empty slot reached) go to the C slow path, with
+ * every argument register preserved.  Profiling off (__prof_counting 0)
+ * returns at once.  The counted call's path is 15 instructions and lies
+ * in one 64-byte line: the entry points are 64-byte aligned, and the same
+ * code across two lines cost Lua about 6% more CPU (DESIGN.md,
+ * "Raw-address slots"; tests/libprof/run.sh checks it).
  *
  * Other objects' calls (LIBPROF_OBJECTS=1) reach a trampoline of their
  * object, which objects.c points their GOT slot at, and from it the
@@ -37,21 +42,17 @@ libprof$text_end:
 	.hidden	libprof$text_begin
 libprof$text_begin:
 
-/* The fast path, in \p's copy, uses only %r10 and %r11 (gcc pushes
-   %r10, the static chain, around the call itself): both addresses must
-   fall inside the text (__prof_textsize is 0 while not counting, all
-   ones before start-up, so that the first call reaches C), the key is
-   built in %r10, its hash times 16 in %r11 with a 32-bit multiplier, and
-   the thread's slots and byte mask are read straight from the thread's
-   own copy of them (`__prof_cur`, see prof.h): a thread without a table
-   has a mask of 0 over one empty slot, so it reaches the C slow path
-   like any new arc.  18 instructions for a counted call in the static
-   archive, whose TLS access is local-exec (it is only linked into
-   programs); libprof.so reaches the TLS block through the GOT
-   (initial-exec), which needs %rax, saved.  \from gives frompc at entry.
-   The table after it says, for each stretch, how far below the stack
-   pointer at entry the interrupted stack pointer is, so the sampling
-   handler can find selfpc (LIBPROF_OVERHEAD=charge). */
+/* The paths use only %r10 and %r11 (gcc pushes %r10, the static chain,
+   around the call itself).  The thread's slots and byte masks are read
+   straight from the thread's own copy of them (`__prof_cur`, see
+   prof.h): a thread without a table has masks of 0 over one empty slot,
+   so it reaches the C slow path like any new arc.  The static archive's
+   TLS access is local-exec (it is only linked into programs); libprof.so
+   reaches the TLS block through the GOT (initial-exec), through %r10 in
+   the program's path, %rax saved in the library path's.  \from gives
+   frompc at entry.  The table after each path says, for each stretch,
+   how far below the stack pointer at entry the interrupted stack pointer
+   is, so the sampling handler can find selfpc (LIBPROF_OVERHEAD=charge). */
 /* \reg = thread's slots + (\reg & thread's byte mask) */
 #ifdef LIBPROF_STATIC
 .macro TLS_SLOT reg
@@ -74,6 +75,44 @@ libprof$text_begin:
 	movq	__prof_cur@gottpoff(%rip), %rax
 	\op	%fs:\field(%rax), \reg
 	popq	%rax
+.endm
+#endif
+/* The raw part's slot of the pair (\from, selfpc at 0(%rsp)) in %r11,
+   frompc in %r10: its byte offset ((frompc << 5) ^ selfpc) & the raw
+   byte mask, plus the raw slots (count.c's home_of).  RAW_NEXT: the
+   next slot after %r11, wrapping round. */
+#ifdef LIBPROF_STATIC
+.macro RAW_HOME from
+	movq	\from, %r10
+	movq	%r10, %r11
+	shlq	$PROF_RAW_SHIFT, %r11
+	xorq	(%rsp), %r11
+	andq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_BYTEMASK, %r11
+	addq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_SLOTS, %r11
+.endm
+.macro RAW_NEXT
+	subq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_SLOTS, %r11
+	addq	$1 << PROF_RAW_SHIFT, %r11
+	andq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_BYTEMASK, %r11
+	addq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_SLOTS, %r11
+.endm
+#else
+/* (libprof.so: the TLS block's offset from the GOT, through %r10) */
+.macro RAW_HOME from
+	movq	\from, %r11
+	shlq	$PROF_RAW_SHIFT, %r11
+	xorq	(%rsp), %r11
+	movq	__prof_cur@gottpoff(%rip), %r10
+	andq	%fs:PROF_CUR_RAW_BYTEMASK(%r10), %r11
+	addq	%fs:PROF_CUR_RAW_SLOTS(%r10), %r11
+	movq	\from, %r10
+.endm
+.macro RAW_NEXT
+	movq	__prof_cur@gottpoff(%rip), %r10
+	subq	%fs:PROF_CUR_RAW_SLOTS(%r10), %r11
+	addq	$1 << PROF_RAW_SHIFT, %r11
+	andq	%fs:PROF_CUR_RAW_BYTEMASK(%r10), %r11
+	addq	%fs:PROF_CUR_RAW_SLOTS(%r10), %r11
 .endm
 #endif
 /* The slow paths' frame: every argument register kept (and xmm0-7, which
@@ -120,8 +159,9 @@ libprof$text_begin:
 	popq	%rbx
 .endm
 
-/* The key in %r10 counted: its home slot from its hash, then the next
-   ones; an empty slot (a new arc, or no table) sends it to \slow. */
+/* The key in %r10 counted in the key slots (the library path): its home
+   slot from its hash, then the next ones; an empty slot (a new arc, or
+   no table) sends it to \slow. */
 .macro COUNT_KEY probe, slow
 	imulq	$PROF_HASH_MULT, %r10, %r11
 	shrq	$28, %r11			/* the hash, times 16 ... */
@@ -154,35 +194,33 @@ libprof$text_begin:
 	.popsection
 .endm
 
+/* The program's path of \p's kind (mcount, __fentry__). */
 .macro PROF_FAST p, from
 .L\p\()_d0:
-	movq	\from, %r10			/* frompc */
-	subq	__prof_lowpc(%rip), %r10
-	cmpq	__prof_textsize(%rip), %r10
-	jae	.L\p\()_out
-	movq	(%rsp), %r11			/* selfpc */
-	subq	__prof_lowpc(%rip), %r11
-	cmpq	__prof_textsize(%rip), %r11
-	jae	.L\p\()_out2
-	shlq	$32, %r10
-	orq	%r11, %r10			/* key */
-	COUNT_KEY .L\p\()_probe, .L\p\()_slow
-	/* an address outside the program's text: returns at once unless
-	   other objects are counted (__prof_other); then a callee in
-	   another object goes to C, a callee in the program (a callback
-	   from a library, qsort's) returns, as before */
-.L\p\()_out:
-	cmpq	$0, __prof_other(%rip)
+	cmpb	$0, __prof_counting(%rip)	/* 0 while not counting */
 	je	.L\p\()_ret
-	movq	(%rsp), %r11
-	subq	__prof_lowpc(%rip), %r11
-	cmpq	__prof_textsize(%rip), %r11
-	jb	.L\p\()_ret
-	jmp	.L\p\()_slow
-.L\p\()_out2:
-	cmpq	$0, __prof_other(%rip)
-	jne	.L\p\()_slow
+	RAW_HOME \from
+	cmpq	%r10, (%r11)			/* frompc ... */
+	jne	.L\p\()_miss
+	movq	(%rsp), %r10
+	cmpq	%r10, 8(%r11)			/* ... and selfpc */
+	jne	.L\p\()_miss
+	incq	16(%r11)			/* only this thread writes it */
 .L\p\()_ret:
+	ret
+	/* another pair in the slot: the next one, wrapping round; an empty
+	   one (a new pair, or no table) sends the call to C */
+.L\p\()_miss:
+	cmpq	$0, (%r11)
+	je	.L\p\()_slow
+	RAW_NEXT
+	movq	\from, %r10
+	cmpq	%r10, (%r11)
+	jne	.L\p\()_miss
+	movq	(%rsp), %r10
+	cmpq	%r10, 8(%r11)
+	jne	.L\p\()_miss
+	incq	16(%r11)
 	ret
 .L\p\()_slow:
 	pushq	%rax
@@ -206,8 +244,6 @@ libprof$text_begin:
 	popq	%rax
 .L\p\()_r0:
 	ret
-	/* libprof.so's TLS_OP pushes %rax for one instruction: a sample
-	   there finds the wrong word and is dropped as out of the text */
 	STUB_MAP .L\p\()_d0, .L\p\()_d8, .L\p\()_d16, .L\p\()_r8, .L\p\()_r0
 .endm
 
@@ -274,7 +310,10 @@ libprof$lib_\p:
 	popq	%rax
 .L\p\()_lr0:
 	ret
-	/* %rax pushed around the third object's range: selfpc at sp + 8
+	/* (libprof.so's TLS_SLOT and TLS_OP push %rax for a few
+	   instructions: a sample there finds the wrong word and is dropped
+	   as out of the text)
+	   %rax pushed around the third object's range: selfpc at sp + 8
 	   (before the path's stretches, which hold these: the first
 	   stretch that holds a PC is the one taken) */
 	.pushsection .data.rel.ro, "aw"
@@ -312,6 +351,7 @@ libprof$tramp_\p:
 libprof$stub_map:
 	.popsection
 
+	.p2align 6				/* the fast path in one cache line */
 	PROF_PUBLIC(mcount)
 	.globl	libprof$entry_mc
 	.hidden	libprof$entry_mc
@@ -323,6 +363,7 @@ libprof$entry_mc:
 	PROF_PUBLIC(_mcount)
 	.set	_mcount, mcount
 
+	.p2align 6
 	PROF_PUBLIC(__fentry__)
 	.globl	libprof$entry_fe
 	.hidden	libprof$entry_fe

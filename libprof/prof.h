@@ -29,41 +29,69 @@ typedef struct {
   uint64_t count;
 } prof_slot;
 
-/* One thread's arcs: only that thread writes them, so counting needs no
-   atomic instruction.  When the thread ends its counts are folded into a
-   shared table and this one, emptied, goes on a free list for the next
-   new thread; tables are never unmapped (a writer may be reading them). */
-typedef struct prof_tab {
+/* x86-64's program path counts in raw slots (PROF_RAW): {frompc, selfpc,
+   count, flags}, 32 bytes, the two addresses as the stub finds them, so
+   that its fast path needs no range check and fits in one 64-byte line
+   (DESIGN.md, "Raw-address slots").  frompc 0 = empty; flags nonzero: a
+   pair that is no arc of the program (a call from outside its text, or
+   into another object), counted by the stub and never written. */
+#if defined(__x86_64__)
+#define PROF_RAW 1
+#else
+#define PROF_RAW 0
+#endif
+
+/* One of a thread's tables: a power of two of slots of one kind, the key
+   slots (prof_slot) or the raw ones (four words), found by linear probing
+   from their hash.  Only the owner writes it. */
+typedef struct {
   /* The stubs read these three, at the same offsets on every
      architecture (PROF_TAB_*): keep them first. */
   uint64_t mask;                /* offset 0: slots - 1 */
   union {                       /* offset 8, 8 bytes even on i386 */
-    prof_slot *slots;
+    uint64_t *slots;
     uint64_t slots_word;
   };
-  uint64_t bytemask;            /* offset 16: mask * sizeof (prof_slot),
+  uint64_t bytemask;            /* offset 16: mask * bytes of a slot,
                                    the mask of a slot's byte offset */
   uint64_t used;
+  uint64_t *spare;              /* the other slots of count_rehome, or NULL */
+  uint64_t spare_mask;          /* their mask */
+  /* the slots of the first PROF_TAB_LOG entries, so a short-lived
+     thread's few arcs are folded and cleared without scanning the whole
+     table (rebuilt when the table grows) */
+#define PROF_TAB_LOG 16
+  uint32_t log[PROF_TAB_LOG];
+} prof_part;
+
+/* One thread's arcs: only that thread writes them, so counting needs no
+   atomic instruction.  When the thread ends its counts are folded into a
+   shared table and this one, emptied, goes on a free list for the next
+   new thread; tables are never unmapped (a writer may be reading them).
+   The key part comes first: the i386 and AArch64 stubs read its first
+   three fields through __prof_tab. */
+typedef struct prof_tab {
+  prof_part key;                /* arcs as keys (every path but PROF_RAW's) */
+  prof_part raw;                /* PROF_RAW: the program's arcs, raw */
   struct prof_tab *next;        /* every table ever made, for the writer */
   struct prof_tab *next_free;
-  prof_slot *spare;             /* the other slots of count_rehome, or NULL */
-  uint64_t spare_mask;          /* their mask */
-  /* the slots of the first PROF_TAB_LOG arcs, so a short-lived thread's
-     few arcs are folded and cleared without scanning the whole table */
-#define PROF_TAB_LOG 32
-  uint32_t log[PROF_TAB_LOG];
 } prof_tab;
 
-/* The calling thread's slots and byte mask, copied from its table so the
-   x86-64 stub reaches them with no pointer to follow and no test: a
-   thread without a table has a mask of 0 over one empty slot, which
-   sends its first call to C like any new arc.  gmon.c keeps the copy
+/* The calling thread's slots and byte masks, copied from its table so
+   the x86-64 stub reaches them with no pointer to follow and no test: a
+   thread without a table has masks of 0 over one empty slot, which
+   sends its first call to C like any new arc.  count.c keeps the copy
    (PROF_CUR_* are the offsets) in step with __prof_tab. */
 typedef struct {
-  uint64_t bytemask;
+  uint64_t bytemask;            /* the key part's */
   union {
-    prof_slot *slots;
+    uint64_t *slots;
     uint64_t slots_word;
+  };
+  uint64_t raw_bytemask;        /* the raw part's */
+  union {
+    uint64_t *raw_slots;
+    uint64_t raw_slots_word;
   };
 } prof_cur;
 
@@ -71,6 +99,8 @@ extern uintptr_t __prof_lowpc PROF_HIDDEN;
 /* 0 while not counting, all ones before start-up (so that the first call
    reaches C, which starts profiling where no start-up file did) */
 extern uintptr_t __prof_textsize PROF_HIDDEN;
+/* the same for the raw path: 0 while not counting, else 1 */
+extern unsigned char __prof_counting PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
 extern __thread prof_cur __prof_cur PROF_HIDDEN;
 
@@ -146,13 +176,18 @@ extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HID
 #define PROF_TAB_BYTEMASK 16
 #define PROF_CUR_BYTEMASK 0
 #define PROF_CUR_SLOTS 8
+#define PROF_CUR_RAW_BYTEMASK 16
+#define PROF_CUR_RAW_SLOTS 24
+#define PROF_RAW_SHIFT 5        /* log2 of a raw slot's bytes */
 #ifndef __ASSEMBLER__
-_Static_assert(__builtin_offsetof(prof_tab, mask) == PROF_TAB_MASK, "PROF_TAB_MASK");
-_Static_assert(__builtin_offsetof(prof_tab, slots) == PROF_TAB_SLOTS, "PROF_TAB_SLOTS");
-_Static_assert(__builtin_offsetof(prof_tab, bytemask) == PROF_TAB_BYTEMASK, "PROF_TAB_BYTEMASK");
+_Static_assert(__builtin_offsetof(prof_tab, key.mask) == PROF_TAB_MASK, "PROF_TAB_MASK");
+_Static_assert(__builtin_offsetof(prof_tab, key.slots) == PROF_TAB_SLOTS, "PROF_TAB_SLOTS");
+_Static_assert(__builtin_offsetof(prof_tab, key.bytemask) == PROF_TAB_BYTEMASK, "PROF_TAB_BYTEMASK");
 _Static_assert(sizeof(prof_slot) == 16, "16-byte slots");
 _Static_assert(__builtin_offsetof(prof_cur, bytemask) == PROF_CUR_BYTEMASK, "PROF_CUR_BYTEMASK");
 _Static_assert(__builtin_offsetof(prof_cur, slots) == PROF_CUR_SLOTS, "PROF_CUR_SLOTS");
+_Static_assert(__builtin_offsetof(prof_cur, raw_bytemask) == PROF_CUR_RAW_BYTEMASK, "PROF_CUR_RAW_BYTEMASK");
+_Static_assert(__builtin_offsetof(prof_cur, raw_slots) == PROF_CUR_RAW_SLOTS, "PROF_CUR_RAW_SLOTS");
 #if UINTPTR_MAX > 0xffffffffu || defined(__i386__)
 _Static_assert(__builtin_offsetof(prof_libent, size) == PROF_LIB_SIZE, "PROF_LIB_SIZE");
 _Static_assert(__builtin_offsetof(prof_libent, cbase) == PROF_LIB_CBASE, "PROF_LIB_CBASE");

@@ -25,15 +25,17 @@
 #include "../gmon_out.h"
 
 #define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
-/* Slots of a new table: small, since most threads call few distinct arcs
-   and 10,000 live threads must not cost much more than under glibc's
-   runtime (a table and its first slots are carved from shared chunks,
-   about 1.2 KB per thread); a busy thread's table grows by doubling. */
-#define TAB_INITIAL 64
-/* a table grows only past TAB_INITIAL / 2 arcs, so slots never move while
-   its log of arc slots is complete */
-_Static_assert(TAB_INITIAL / 2 >= PROF_TAB_LOG, "the arc log outlives no grow");
-
+/* Slots of a new thread's table: small, since most threads call few
+   distinct arcs and 10,000 live threads must not cost much more than
+   under glibc's runtime (a table and its first slots are carved from
+   shared chunks, about 1.3 KB per thread); a busy thread's table grows
+   by doubling.  Where the program's arcs are raw (PROF_RAW) they are the
+   first slots, and the key part, which then holds only other objects'
+   arcs (LIBPROF_OBJECTS=1), starts empty and gets KEY_FIRST slots at its
+   first arc. */
+#define TAB_INITIAL 64           /* the key part's first slots (no PROF_RAW) */
+#define RAW_INITIAL 32           /* the raw part's (PROF_RAW) */
+#define KEY_FIRST 64             /* an empty part's first growth */
 static struct {
   int started, enabled, final;
   int final_wanted;              /* the final write waits: snapshots stand aside */

@@ -137,19 +137,28 @@ static void write_header(wbuf *w, const unsigned char *id, int idlen)
 static int sum_tables(sum_tab *sum, int lib)
 {
   int taken = lock_take(&P.tab_lock, 2000);
-  uint64_t seen = P.retired.used, n = 1024;
-  for (prof_tab *t = P.tabs; t; t = t->next) seen += __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+  uint64_t seen = P.retired.key.used, n = 1024;
+  for (prof_tab *t = P.tabs; t; t = t->next)
+    seen += __atomic_load_n(&t->key.used, __ATOMIC_RELAXED) + __atomic_load_n(&t->raw.used, __ATOMIC_RELAXED);
   while (n < seen * 2 && n < ((uint64_t)1 << 32)) n *= 2;   /* a guess: it grows if need be */
   int err = sum_init(sum, n) ? 0 : ENOMEM;
   for (prof_tab *t = &P.retired; t && !err; t = t == &P.retired ? P.tabs : t->next) {
-    /* the mask before the slots: a table that grows stores its new slots
-       first, so these slots have at least mask + 1 entries */
-    uint64_t mask = __atomic_load_n(&t->mask, __ATOMIC_ACQUIRE);
-    prof_slot *slots = __atomic_load_n(&t->slots, __ATOMIC_ACQUIRE);
-    for (uint64_t i = 0; slots && i <= mask && !err; i++) {
-      uint64_t key = __atomic_load_n(&slots[i].key, __ATOMIC_ACQUIRE);
-      if (key && ((key & 0xffffffffu) >= P.textsize) == lib && !sum_add(sum, key, slots[i].count))
-        err = ENOMEM;
+    for (int raw = 0; raw <= (PROF_RAW && !lib && t != &P.retired) && !err; raw++) {
+      const prof_part *p = raw ? &t->raw : &t->key;
+      const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
+      /* the mask before the slots: a part that grows stores its new
+         slots first, so these slots have at least mask + 1 entries */
+      uint64_t mask = __atomic_load_n(&p->mask, __ATOMIC_ACQUIRE);
+      const uint64_t *slots = __atomic_load_n(&p->slots, __ATOMIC_ACQUIRE);
+      for (uint64_t i = 0; slots && i <= mask && !err; i++) {
+        const uint64_t *o = slots + i * w;
+        uint64_t e[4] = { __atomic_load_n(&o[0], __ATOMIC_ACQUIRE), 0, 0, 0 };
+        if (!e[0]) continue;
+        for (unsigned k = 1; k < w; k++) e[k] = o[k];
+        uint64_t key = raw ? raw_key(e) : e[0];
+        if (key && (raw || ((key & 0xffffffffu) >= P.textsize) == lib) && !sum_add(sum, key, e[c]))
+          err = ENOMEM;
+      }
     }
   }
   lock_give(&P.tab_lock, taken);

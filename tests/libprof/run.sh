@@ -156,6 +156,25 @@ charged=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
 [ "$in_range" = 0 ] && echo "$dropped $charged" | awk '{exit !($1 < 0.9 * $2)}'
 say $? "mcount's time dropped by default: ${dropped}s sampled, ${charged}s with LIBPROF_OVERHEAD=charge"
 
+# x86-64: a counted call's path (entry to the ret after the increment)
+# lies in one 64-byte line, the entry 64-byte aligned: the same code
+# across two lines cost Lua about 6% more CPU (DESIGN.md, "Raw-address
+# slots").  Read from a linked program, stripped so that objdump
+# disassembles the weak objects mcount and __fentry__ as code.
+if command -v objdump > /dev/null && [ "$(uname -m)" = x86_64 ]; then
+  strip -o heavy.s heavy
+  for fn in mcount __fentry__; do
+    a=$(nm heavy | awk -v f=$fn '$3 == f {print $1}')
+    [ -n "$a" ] || { say 1 "the fast path of $fn in one cache line (no $fn in the program)"; continue; }
+    objdump -d --no-show-raw-insn --start-address=0x$a --stop-address=$(printf 0x%x $((0x$a + 64))) heavy.s \
+      | awk -F'\t' 'NF >= 2 && $1 ~ /^ *[0-9a-f]+:$/ {print $2}' > path.txt
+    n=$(awk '{n++} /^ret/ {print n; exit}' path.txt)
+    prev=$(awk '/^ret/ {print p; exit} {p = $1}' path.txt)
+    [ $((0x$a % 64)) = 0 ] && [ -n "$n" ] && [ "$n" -le 16 ] && [ "$prev" = incq ]
+    say $? "the fast path of $fn in one cache line: at $a (mod 64: $((0x$a % 64))), ${n:-no} instructions to the ret, counted by ${prev:-nothing}"
+  done
+fi
+
 # ---- every tick counted ----
 cc -O1 -pg "$here/short.c" -o short -L"$top/libprof" -lprof
 for hz in 100 1000 10000; do
