@@ -120,6 +120,11 @@ static int in_some_text(uintptr_t a)
 STK_RAW static int returns_into_text(uintptr_t a)
 {
   if (!in_text(a) || a - P.lowpc < 8) return 0;
+  /* libprof's own code is never a live frame of a recorded stack (a
+     sample in it, or in what it calls, is dropped): a return into it is
+     a dead frame's, left by start-up or a slow path, and taking it cut
+     stacks short under the sanitizers' bigger frames */
+  if (a >= (uintptr_t)prof_text_begin && a < (uintptr_t)prof_text_end) return 0;
 #if defined(__x86_64__) || defined(__i386__)
   const unsigned char *p = (const unsigned char *)a;
   if (p[-5] == 0xe8) return 1;                               /* call rel32 */
