@@ -18,6 +18,14 @@ __thread prof_tab *__prof_tab;
 static const uint64_t no_slots[4];
 __thread prof_cur __prof_cur = { 0, { (uint64_t *)no_slots }, 0, { (uint64_t *)no_slots } };
 
+/* The stubs' switch: counting (the text's size, and 1 for the raw path)
+   or not (0: every call returns at once). */
+static void count_gate(int on)
+{
+  __prof_textsize = on ? P.textsize : 0;
+  __prof_counting = (unsigned char)(on != 0);
+}
+
 /* A slot's words, and the word of its count. */
 #define SLOT_WORDS(raw) ((raw) ? 4u : 2u)
 #define SLOT_COUNT(raw) ((raw) ? 2u : 1u)

@@ -219,8 +219,7 @@ static void settings(void)
 static void counting(int on)
 {
   P.enabled = on;
-  __prof_textsize = on ? P.textsize : 0;
-  __prof_counting = (unsigned char)on;
+  count_gate(on);
   objects_counting(on && P.objects);
 }
 
@@ -246,8 +245,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   P.textsize = P.highpc - P.lowpc;
   if (P.textsize == 0 || P.textsize > 0xffffffffu) {
     say("libprof: cannot profile a text of this size\n", NULL, NULL);
-    __prof_textsize = 0;
-    __prof_counting = 0;
+    count_gate(0);
     in_libprof--;
     return;
   }
@@ -255,8 +253,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   P.bins = map_zero(P.nbins * sizeof *P.bins);
   if (!P.bins || !part_init(&P.retired.key, 0, TAB_INITIAL)) {
     say("libprof: out of memory; not profiling\n", NULL, NULL);
-    __prof_textsize = 0;
-    __prof_counting = 0;
+    count_gate(0);
     P.bins = NULL;
     in_libprof--;
     return;

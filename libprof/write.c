@@ -143,7 +143,9 @@ static int sum_tables(sum_tab *sum, int lib)
   while (n < seen * 2 && n < ((uint64_t)1 << 32)) n *= 2;   /* a guess: it grows if need be */
   int err = sum_init(sum, n) ? 0 : ENOMEM;
   for (prof_tab *t = &P.retired; t && !err; t = t == &P.retired ? P.tabs : t->next) {
-    for (int raw = 0; raw <= (PROF_RAW && !lib && t != &P.retired) && !err; raw++) {
+    /* (the program's raw arcs are never other objects'; the shared
+       table's raw part has no slots) */
+    for (int raw = 0; raw <= (PROF_RAW && !lib) && !err; raw++) {
       const prof_part *p = raw ? &t->raw : &t->key;
       const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
       /* the mask before the slots: a part that grows stores its new
@@ -156,7 +158,7 @@ static int sum_tables(sum_tab *sum, int lib)
         if (!e[0]) continue;
         for (unsigned k = 1; k < w; k++) e[k] = o[k];
         uint64_t key = raw ? raw_key(e) : e[0];
-        if (key && (raw || ((key & 0xffffffffu) >= P.textsize) == lib) && !sum_add(sum, key, e[c]))
+        if (key && ((key & 0xffffffffu) >= P.textsize) == lib && !sum_add(sum, key, e[c]))
           err = ENOMEM;
       }
     }
