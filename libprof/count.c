@@ -9,8 +9,11 @@
  * gmon.c's translation unit; uses base.c. */
 
 uintptr_t __prof_lowpc;
-uintptr_t __prof_textsize = UINTPTR_MAX;
-unsigned char __prof_counting = 1;
+/* Off until the process is ready (gmon.c's `ready`): an IFUNC resolver
+   runs its mcount call while the loader relocates, before the thread's
+   TLS (and, statically linked, %fs itself) exists. */
+uintptr_t __prof_textsize;
+unsigned char __prof_counting;
 __thread prof_tab *__prof_tab;
 /* one empty slot of either kind: a part with no slots of its own (a
    thread without a table, a key part before its first arc); never
@@ -24,6 +27,15 @@ static void count_gate(int on)
 {
   __prof_textsize = on ? P.textsize : 0;
   __prof_counting = (unsigned char)(on != 0);
+}
+
+/* The switch before start-up, once the thread's TLS exists: every call
+   goes to C (the whole address space is "text" and no thread has a
+   table yet), whose first one starts profiling. */
+static void count_arm(void)
+{
+  __prof_textsize = UINTPTR_MAX;
+  __prof_counting = 1;
 }
 
 /* A slot's words, and the word of its count. */

@@ -319,6 +319,37 @@ static void start(unsigned long lowpc, unsigned long highpc)
   in_libprof--;
 }
 
+/* Counting waits until the process is ready for it: the stubs' switch
+   is off from the start (count.c) and turned on here, where the
+   thread's TLS exists, unless __monstartup (gcrt1.o's start-up, in the
+   program's _init) has started profiling already; then a program
+   without gcrt1.o starts profiling on its first profiled call, as
+   before.  Earlier calls return at once and are not counted: the IFUNC
+   resolvers the loader calls while it relocates (GCC's target_clones
+   makes one; a -pg one used to crash the program at start-up, its
+   mcount reading a TLS block not yet set up, or %fs not yet set at all
+   when statically linked), and what runs before this point in the
+   program's .preinit_array.  glibc's runtime counts none of these
+   either: it starts in _init.  In the static archive the hook is an
+   entry of the program's .preinit_array, the first start-up code to run
+   (before the program's _init and constructors and before every shared
+   library's constructor), after relocation and the C library's TLS
+   set-up, static programs included; libprof.so cannot have one (the
+   loader runs only the executable's) and uses a constructor, run
+   before those of every object that depends on it. */
+static void ready(void)
+{
+  if (!P.started) count_arm();
+}
+#ifdef LIBPROF_STATIC
+__attribute__((used, section(".preinit_array"))) static void (*ready_entry)(void) = ready;
+#else
+__attribute__((constructor)) static void ready_ctor(void)
+{
+  ready();
+}
+#endif
+
 /* LIBPROF_DUMP_SIGNAL: a number, or a name with or without "SIG". */
 static int parse_signal(const char *s)
 {

@@ -5,9 +5,10 @@
  * ordinary one for the compiler (x9-x17 are free), but the argument
  * registers x0-x8 are kept anyway.
  *
- * The fast path is x86-64's: the thread's own table (no table: C), both
- * addresses inside the text (__prof_textsize 0 while not counting, so
- * every call returns at once), key = (frompc - lowpc) << 32 | (selfpc -
+ * The fast path is x86-64's: both addresses inside the text
+ * (__prof_textsize 0 while not counting, so every call returns at once,
+ * and before the thread's TLS may be read), the thread's own table (no
+ * table: C), key = (frompc - lowpc) << 32 | (selfpc -
  * lowpc), its hash ((key * PROF_HASH_MULT) >> 32) & mask taken as a byte
  * offset in one and-with-shift ((product >> 28) & bytemask), the home
  * slot compared and the probe going on from there; a hit adds one to the
@@ -108,8 +109,6 @@ libprof$text_begin:
 	.hidden	libprof$entry_mc
 _mcount:
 libprof$entry_mc:
-	TAB
-	cbz	x9, .Lslow
 	adrp	x10, __prof_lowpc
 	ldr	x10, [x10, #:lo12:__prof_lowpc]
 	adrp	x11, __prof_textsize
@@ -120,22 +119,35 @@ libprof$entry_mc:
 	sub	x13, x30, x10				/* selfpc - lowpc */
 	cmp	x13, x11
 	b.hs	.Lout2
+	TAB					/* (not before: see .Lout) */
+	cbz	x9, .Lslow
 	orr	x12, x13, x12, lsl #32			/* the key */
 	COUNT	m
 	PROBE	m, .Lslow
 	/* an address outside the program's text: returns at once unless
 	   other objects are counted (__prof_other); then a callee in
 	   another object goes to C, a callee in the program (a callback
-	   from a library) returns, as before */
+	   from a library) returns, as before.  The text's size is checked
+	   before the thread's table is read: it is 0 until the process is
+	   ready (count.c), when an IFUNC resolver's call may come before
+	   the thread has TLS (tpidr_el0 unset in a static program).
+	   Counting, a thread without a table goes to C even from outside
+	   the text (a thread's start routine), which attaches it, as when
+	   the table was read first. */
 .Lout:
+	cbz	x11, .Lret				/* not counting */
+	sub	x13, x30, x10
+	TAB
+	cbz	x9, .Lslow
 	adrp	x14, __prof_other
 	ldr	x14, [x14, #:lo12:__prof_other]
 	cbz	x14, .Lret
-	sub	x13, x30, x10
 	cmp	x13, x11
 	b.lo	.Lret
 	b	.Lslow
 .Lout2:
+	TAB
+	cbz	x9, .Lslow
 	adrp	x14, __prof_other
 	ldr	x14, [x14, #:lo12:__prof_other]
 	cbnz	x14, .Lslow

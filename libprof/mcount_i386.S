@@ -5,9 +5,10 @@
  * register must be kept: %eax, %edx and %ecx may hold arguments
  * (regparm, fastcall), the others are callee-saved.
  *
- * The fast path is x86-64's: the thread's own table (no table: C), both
- * addresses inside the text (__prof_textsize 0 while not counting, so
- * every call returns at once), then the 64-bit key (frompc - lowpc) << 32
+ * The fast path is x86-64's: frompc inside the text (__prof_textsize 0
+ * while not counting, so every call returns at once, and before the
+ * thread's TLS may be read), the thread's own table (no table: C), selfpc
+ * inside the text, then the 64-bit key (frompc - lowpc) << 32
  * | (selfpc - lowpc) is looked up from its home slot by linear probing
  * and its 64-bit count incremented with add/adc.  The hash is the high
  * word of the low 64 bits of key * PROF_HASH_MULT, from 32-bit halves:
@@ -116,13 +117,13 @@ libprof$entry_mc:
 	pushl	%ecx
 	pushl	%edx
 	BASE
-	TAB
-	testl	%ecx, %ecx
-	je	.Lslow3
 	movl	4(%ebp), %eax			/* frompc */
 	subl	G(__prof_lowpc), %eax
 	cmpl	G(__prof_textsize), %eax	/* 0 while not counting */
 	jae	.Lout3
+	TAB					/* (not before: see .Lout3) */
+	testl	%ecx, %ecx
+	je	.Lslow3
 	pushl	%ebx
 	pushl	%esi
 	movl	%eax, %esi			/* a: the key's high word */
@@ -148,7 +149,18 @@ libprof$entry_mc:
 	cmpl	$0, G(__prof_other)
 	je	.Lret5
 	jmp	.Lslow5
+	/* The text's size is checked before the thread's table is read:
+	   it is 0 until the process is ready (count.c), when an IFUNC
+	   resolver's call may come before the thread has TLS (%gs unset
+	   in a static program).  Counting, a thread without a table goes
+	   to C even from outside the text (a thread's start routine),
+	   which attaches it, as when the table was read first. */
 .Lout3:
+	cmpl	$0, G(__prof_textsize)
+	je	.Lret3				/* not counting */
+	TAB
+	testl	%ecx, %ecx
+	je	.Lslow3
 	cmpl	$0, G(__prof_other)
 	je	.Lret3
 	movl	12(%esp), %eax			/* selfpc */

@@ -17,8 +17,9 @@
  * a call into another object while LIBPROF_OBJECTS=1 gets no slot and
  * goes to C each time.  Only a thread's first call (no table yet) and a
  * pair's first call (an empty slot reached) go to the C slow path, with
- * every argument register preserved.  Profiling off (__prof_counting 0)
- * returns at once.  The counted call's path is 15 instructions and lies
+ * every argument register preserved.  Profiling off (__prof_counting 0,
+ * as it is until the process is ready: gmon.c's `ready`) returns at once
+ * and reads no TLS.  The counted call's path is 15 instructions and lies
  * in one 64-byte line: the entry points are 64-byte aligned, and the same
  * code across two lines cost Lua about 6% more CPU (DESIGN.md,
  * "Raw-address slots"; tests/libprof/run.sh checks it).

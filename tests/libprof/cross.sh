@@ -81,6 +81,22 @@ for mode in $modes; do
   say $? "gmon.out holds the program's build-id, read back without a warning ($mode)"
 done
 
+# IFUNC resolvers that are -pg, called by the loader before the thread's
+# TLS exists (tpidr_el0 / %gs unset in a static program): they crashed
+# the static programs before main
+for mode in $modes; do
+  rm -f gmon.out ifunc.got
+  xcc "$here/ifunc.c" ifunc $(flags $mode) && run ./ifunc 300 > ifunc.got; rc=$?
+  why=""
+  [ $rc = 0 ] || why="exit $rc"
+  [ -z "$why" ] && [ "$(sed -n 1p ifunc.got)" != 179700 ] && why="wrong output"
+  for k in $(sed -n 's/^count \([a-z_]*\) \([0-9]*\)$/\1=\2/p' ifunc.got); do
+    c=$(calls ifunc gmon.out "${k%=*}"); [ "$c" = "${k#*=}" ] || why="$why ${k%=*} $c calls, not ${k#*=}"
+  done
+  [ -z "$(calls ifunc gmon.out resolver_helper)" ] || why="$why the resolver's call counted"
+  say $([ -z "$why" ]; echo $?) "IFUNC resolvers that are -pg: run, exact counts ($mode)${why:+: $why}"
+done
+
 # many arcs: the table grows past its first 1024 slots, arcs collide and
 # are probed for, the stub's wrap-round is taken
 {

@@ -27,6 +27,40 @@ cc -O1 -pg -c "$here/known.c" -o known.o && cc known.o -o known_lazy -L"$top/lib
 [ "$(calls known_lazy gmon.out b)" = 15 ]
 say $? "started on first use when no start-up file calls it"
 
+# IFUNC resolvers that are -pg (an explicit one, GCC's target_clones):
+# the loader calls them while it relocates, before the thread's TLS (or,
+# statically linked, %fs) is set up; they used to crash the program
+# before main in every mode.  The program's stdout must be the plain
+# build's, its `count NAME N` lines gprof's calls, and the resolver's own
+# call (before start-up) uncounted, as under glibc's runtime.
+cc -O1 "$here/ifunc.c" -o ifunc_plain && ./ifunc_plain 300 > ifunc.want
+printf 'int main(void){return 0;}\n' | cc -m32 -x c - -o m32ok 2> /dev/null && ./m32ok 2> /dev/null && m32=1 || m32=0
+for mode in pie nopie static static-pie fentry nogcrt1 shared m32 m32-static m32-static-pie; do
+  lib="$top/libprof"; f=""
+  case $mode in
+    nopie) f="-no-pie";; static) f="-static";; static-pie) f="-static-pie";; fentry) f="-mfentry";;
+    shared) lib="$top/libprof/shared"; f="-Wl,-rpath,$lib";;
+    m32*) lib="$top/libprof/32"; f="-m32 $(echo $mode | sed -n 's/^m32-/-/p')";;
+  esac
+  case $mode in m32*) [ -f "$lib/libprof.a" ] && [ $m32 = 1 ] || { echo "skip IFUNC resolvers ($mode): no i386 archive or this machine runs no i386 program"; continue; };; esac
+  rm -f gmon.out ifunc.got
+  if [ $mode = nogcrt1 ]; then cc -O1 -pg -c "$here/ifunc.c" -o ifunc.o && cc ifunc.o -o ifunc -L"$lib" -lprof
+  else cc -O1 -pg $f "$here/ifunc.c" -o ifunc -L"$lib" -lprof; fi 2> cc.err
+  timeout 20 ./ifunc 300 > ifunc.got 2> /dev/null; rc=$?
+  why=""
+  [ $rc = 0 ] || why="exit $rc"
+  [ -z "$why" ] && ! cmp -s ifunc.want ifunc.got && why="stdout differs from the plain build's"
+  [ -z "$why" ] && [ ! -f gmon.out ] && why="no gmon.out"
+  if [ -z "$why" ]; then
+    while read -r k name n; do
+      [ "$k" = count ] || continue
+      c=$(calls ifunc gmon.out "$name"); [ "$c" = "$n" ] || why="$why $name $c calls, not $n"
+    done < ifunc.got
+    [ -z "$(calls ifunc gmon.out resolver_helper)" ] || why="$why the resolver's call counted"
+  fi
+  say $([ -z "$why" ]; echo $?) "IFUNC resolvers that are -pg, target_clones: run, exact counts ($mode)${why:+: $why}"
+done
+
 # the shared library
 rm -f gmon.out
 cc -O1 -pg "$here/known.c" -o known_so -L"$top/libprof/shared" -lprof && LD_LIBRARY_PATH="$top/libprof/shared" ./known_so > /dev/null
