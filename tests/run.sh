@@ -256,6 +256,15 @@ section_log stacks '^stacks: done'
 GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
 section_log stack_times '^stack_times: done'
 
+# 11. The torture suite (tests/torture/README): hostile programs built in
+#     every mode, run once each under each variant of libprof's settings
+#     (`make torture` loops them).  Not under the sanitizers, which build
+#     neither the i386 archive nor programs in the static modes.
+if [ -z "$LIBPROF_SANITIZED" ] && [ -f "$top/libprof/libprof.a" ]; then
+  GPROF="$out/bin/gprof" sh torture/run.sh > "$out/torture.log" 2>&1
+  section_log torture '^torture: '
+fi
+
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
