@@ -23,8 +23,11 @@
 # A program's source may say, in lines of its own:
 #   // torture-lib: FILE.c      a -pg shared library built from FILE.c in
 #                                each mode, its path given as argv[1]
+#   // torture-linklib: FILE.c   a -pg shared library built from FILE.c in
+#                                each mode, linked with the program
 #   // torture-libs: -lX ...     libraries to link
 #   // torture-static: WHY       not built in the static modes (skip: WHY)
+#   // torture-skip: MODE WHY    not built in MODE (skip: WHY)
 #   // torture-variant: NAME VAR=VALUE...   one more variant's settings
 
 case $1 in --build|--run) task=$1; shift;; *) task="";; esac
@@ -53,14 +56,16 @@ meta() { sed -n "s|^// torture-$2: *||p" "$here/$1.c"; }
 if [ "$task" = --build ]; then
   p=$1 m=$2; mode_set $m
   d=$TW/b/$m; mkdir -p "$d/pg" "$d/plain" "$d/plainrun.$p"
-  libs=$(meta $p libs); lsrc=$(meta $p lib)
+  libs=$(meta $p libs); lsrc=$(meta $p lib)$(meta $p linklib)
+  pl=""; ql=""
+  [ -n "$(meta $p linklib)" ] && pl="$d/pg/lib$p.so -Wl,-rpath,$d/pg" && ql="$d/plain/lib$p.so -Wl,-rpath,$d/plain"
   {
     if [ -n "$lsrc" ]; then
       $cc $mf -O1 -fPIC -shared $pg "$here/$lsrc" -o "$d/pg/lib$p.so" \
         && $cc $mf -O1 -fPIC -shared "$here/$lsrc" -o "$d/plain/lib$p.so"
     fi \
-      && $cc $mf -O1 $pg "$here/$p.c" -o "$d/pg/$p" -L"$lib" -lprof $rp $libs \
-      && $cc $mf -O1 "$here/$p.c" -o "$d/plain/$p" $libs
+      && $cc $mf -O1 $pg "$here/$p.c" -o "$d/pg/$p" $pl -L"$lib" -lprof $rp $libs \
+      && $cc $mf -O1 "$here/$p.c" -o "$d/plain/$p" $ql $libs
   } > "$d/$p.cc" 2>&1 || { echo "the build failed: $(grep -m1 -i error "$d/$p.cc")" > "$d/$p.bad"; exit 0; }
   arg=""; [ -n "$lsrc" ] && arg=$d/plain/lib$p.so
   (cd "$d/plainrun.$p" && timeout "$TIMEOUT" "$d/plain/$p" $arg > out 2> err; echo $? > rc
@@ -154,6 +159,7 @@ for p in $progs; do
   for m in $modes; do
     [ -z "$(skipof $m)" ] || continue
     case $m in static|static-pie) [ -z "$(meta $p static)" ] || continue;; esac
+    [ -z "$(meta $p skip | sed -n "s/^$m //p")" ] || continue
     picked_any $p || continue
     echo "$p $m" >> "$TW/builds"
   done
@@ -179,6 +185,7 @@ for p in $progs; do
   for m in $modes; do
     s=$(skipof $m)
     case $m in static|static-pie) [ -n "$s" ] || s=$(meta $p static);; esac
+    [ -n "$s" ] || s=$(meta $p skip | sed -n "s/^$m //p")
     if [ -n "$s" ]; then
       picked $p $m && { echo "skip torture $p $m ($s)"; nskip=$((nskip + 1)); }
       continue
