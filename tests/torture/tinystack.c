@@ -1,7 +1,7 @@
 /* tinystack -- threads on PTHREAD_STACK_MIN stacks (16 KB here) making
  * profiled calls (their first one goes through libprof's slow path on
  * that stack; libprof's sampling handler runs there too), while they
- * burn CPU so that they are sampled, 100 calls deep.  LIBPROF_STACKS
+ * burn CPU so that they are sampled, 200 calls deep.  LIBPROF_STACKS
  * used to overflow such stacks (its handler's first calls bound lazily). */
 // torture-variant: stacks256 LIBPROF_STACKS=256 LIBPROF_HZ=1000
 // torture-libs: -lpthread
@@ -24,7 +24,7 @@ __attribute__((noinline)) void *worker(void *arg)
   unsigned long n = 0;
   double t0 = cpu();
   while (n < 20000 || cpu() - t0 < 0.02)
-    for (int k = 0; k < 100; k++, n++) rec(100, n);
+    for (int k = 0; k < 100; k++, n++) rec(200, n);
   *(unsigned long *)arg = n;
   return NULL;
 }
