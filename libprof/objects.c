@@ -40,6 +40,7 @@ typedef struct {
   size_t nbins;
   int loaded, seen;
   int patched;                   /* this load's GOT slots were seen */
+  int redirect_due;              /* a runtime's mcount it defines still to redirect */
   uintptr_t slot, slot_val;      /* one of them and its trampoline, or 0 */
   int tramp;                     /* its trampoline + 1, 0: none */
   uint32_t cbase;                /* its codes: [cbase, cbase + csize) ... */
@@ -60,8 +61,20 @@ static struct {
   prof_range range[OBJ_MAX];     /* each entry's load as a caller (prof.h) */
   uint64_t code_next;            /* the first code no object has */
   int ntramps;                   /* trampolines given out */
+  int pending;                   /* a load's slots put off: the loader was relocating it */
   int nocode_said, notramp_said;
 } O;
+
+/* The process's read-only mappings, from /proc/self/maps, read at most
+   once per pass of a scan (objects_scan invalidates them before each):
+   within one pass of dl_iterate_phdr an object listed stays mapped (the
+   loader unlinks an object, under the lock the pass holds, before it
+   unmaps it), so what the file says of its pages holds for the pass. */
+static struct {
+  uintptr_t (*ro)[2];            /* [lo, hi) of each, in address order */
+  size_t n, cap;
+  int state;                     /* 0 unread, 1 read, -1 unreadable */
+} M;
 
 #define CODE_NONE 0xffffffffu    /* a caller in no object */
 
@@ -178,10 +191,9 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
         continue;
       }
       o->seen = 1;                           /* still there ... */
-      if (o->slot && __atomic_load_n((uintptr_t *)o->slot, __ATOMIC_RELAXED) != o->slot_val) {
+      if (o->slot && __atomic_load_n((uintptr_t *)o->slot, __ATOMIC_RELAXED) != o->slot_val)
         o->patched = 0;                      /* ... or unloaded and loaded again at its place */
-        obj_calls_found(o, info, 0);
-      }
+      obj_calls_found(o, info, 0);           /* (or put off by the last scan) */
       return 0;
     }
     if (st->pass == 2 && !o->seen && free_ < 0 && o->hi - o->lo == hi - lo && obj_same(o, path, id, idlen))
@@ -244,14 +256,17 @@ static void objects_scan(int force)
   dl_iterate_phdr(obj_counts, c);
   if (force || O.rescan || c[0] != O.adds || c[1] != O.subs) {
     O.rescan = 0;
+    O.pending = 0;
     O.adds = c[0];
     O.subs = c[1];
     int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
     for (int k = 0; k < n; k++) O.obj[k].seen = 0;
     obj_scan_state st = { 0, 1 };
+    M.state = 0;                             /* (the mappings are read again in each pass) */
     dl_iterate_phdr(obj_scan_one, &st);
     st.index = 0;
     st.pass = 2;
+    M.state = 0;
     dl_iterate_phdr(obj_scan_one, &st);
     for (int k = 0; k < n; k++)
       if (!O.obj[k].seen) {
@@ -284,7 +299,7 @@ static void *objects_poller(void *arg)
   struct timespec ms20 = { 0, 20 * 1000000 };
   while (!__atomic_load_n(&P.final, __ATOMIC_ACQUIRE)) {
     nanosleep(&ms20, NULL);
-    objects_scan(0);
+    objects_scan(__atomic_load_n(&O.pending, __ATOMIC_RELAXED));   /* (a load put off: again) */
   }
   return NULL;
 }
@@ -537,6 +552,79 @@ static int mcount_kind(const char *n)
 #define OBJ_R_SYM(i) ELF32_R_SYM(i)
 #endif
 
+static void maps_add(uintptr_t lo, uintptr_t hi)
+{
+  if (M.n == M.cap) {
+    size_t cap = M.cap ? 2 * M.cap : 512;
+    uintptr_t (*v)[2] = map_zero(cap * sizeof *v);
+    if (!v) { M.state = -1; return; }
+    if (M.n) memcpy(v, M.ro, M.n * sizeof *v);
+    if (M.ro) munmap(M.ro, M.cap * sizeof *M.ro);
+    M.ro = v;
+    M.cap = cap;
+  }
+  M.ro[M.n][0] = lo;
+  M.ro[M.n++][1] = hi;
+}
+
+static void maps_read(void)
+{
+  static char buf[8192];
+  M.n = 0;
+  M.state = -1;
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  /* each line "lo-hi perms ...": field 0 lo, 1 hi, 2 perms, 3 the rest */
+  uintptr_t v[2] = { 0, 0 };
+  int field = 0, col = 0, writable = 0, ok = 1;
+  ssize_t got;
+  M.state = 1;
+  while ((got = read(fd, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < got; i++) {
+      char c = buf[i];
+      if (c == '\n') {
+        if (field == 3 && !writable) maps_add(v[0], v[1]);
+        v[0] = v[1] = 0;
+        field = col = writable = 0;
+      } else if (field < 2) {
+        int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (h >= 0) v[field] = v[field] << 4 | (uintptr_t)h;
+        else if (c == (field ? ' ' : '-')) field++;
+        else ok = 0;
+      } else if (field == 2) {
+        if (c == ' ') field = 3;
+        else if (col++ == 1) writable = c == 'w';
+      }
+    }
+  close(fd);
+  if (got < 0 || !ok) M.state = -1;
+}
+
+/* May SLOT, a word of the object D, be written now?  1: yes -- it lies
+   outside the pages the loader makes read-only when it has relocated
+   the object (PT_GNU_RELRO; a store there can only be undone by a later
+   relocation of that word, never fault), or those pages are read-only
+   already, so the loader is done with them; 0: not yet -- the object is
+   listed by dl_iterate_phdr while the loader is still relocating it
+   (dlopen in another thread, or an IFUNC resolver of its own), and a
+   page made writable and read-only again under the loader's writes
+   would fault them; -1: cannot tell (no /proc). */
+static int obj_settled(const obj_dyn *d, uintptr_t slot)
+{
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), page = slot & ~(pg - 1);
+  if (page < d->relro_lo || page >= d->relro_hi) return 1;
+  if (!M.state) maps_read();
+  if (M.state < 0) return -1;
+  size_t lo = 0, hi = M.n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (page < M.ro[mid][0]) hi = mid;
+    else if (page >= M.ro[mid][1]) lo = mid + 1;
+    else return 1;
+  }
+  return 0;
+}
+
 /* Points the word at SLOT at VAL: its page made writable for the store
    (a GOT entry lies in a data page, writable unless glibc made it
    read-only after relocation, PT_GNU_RELRO), and read-only again if it
@@ -623,9 +711,12 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
 {
 #if OBJ_CALLS
   obj_dyn d;
-  if (!P.objects || o->patched || !obj_dyn_read(info, &d)) return;
+  if (is_new) o->redirect_due = 1;
+  if (!P.objects || o->patched) return;
   o->patched = 1;
-  if (is_new) {
+  if (!obj_dyn_read(info, &d)) return;
+  if (o->redirect_due) {
+    o->redirect_due = 0;
     size_t n = obj_nsyms(&d);
     for (size_t i = 1; i < n; i++) {
       const ElfW(Sym) *s;
@@ -649,6 +740,13 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
       /* the library path takes every selfpc for one in [lo, hi): an
          object with code elsewhere is counted through C */
       if (d.nexec != 1 || !obj_tramp(o)) return;
+      int settled = obj_settled(&d, slot);
+      if (settled < 0) continue;             /* (counted through C) */
+      if (!settled) {                        /* the next scan's (the poller's) */
+        o->patched = 0;
+        O.pending = 1;
+        continue;
+      }
       uintptr_t to = (uintptr_t)(kind ? prof_tramp_fe : prof_tramp_mc) + PROF_TRAMP_SIZE * (uintptr_t)(o->tramp - 1);
       if (obj_store(&d, slot, to)) {
         o->slot = slot;                      /* what tells a reload at the same place */
