@@ -144,6 +144,47 @@ static int obj_build_id(const struct dl_phdr_info *info, unsigned char *id)
   return 0;
 }
 
+/* The absolute path of the file mapped at ADDR, from /proc/self/maps,
+   into OUT: an object dlopen'ed by a relative path ("./libone.so") is
+   listed by that path, which means nothing once the process (or the
+   analyzer) is in another directory; the kernel's name of the mapping
+   does not depend on the current directory.  0: not found. */
+static int obj_abspath(uintptr_t addr, char *out, size_t cap)
+{
+  static char buf[4096];
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  /* each line "lo-hi perms offset dev inode   path" */
+  uintptr_t v[2] = { 0, 0 };
+  int field = 0, found = 0, done = 0;
+  size_t n = 0;
+  ssize_t got;
+  char prev = 0;
+  while (!done && (got = read(fd, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < got && !done; prev = buf[i++]) {
+      char c = buf[i];
+      if (c == '\n') {
+        if (found) done = 1;
+        v[0] = v[1] = 0;
+        field = 0;
+      } else if (field < 2) {
+        int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (h >= 0) v[field] = v[field] << 4 | (uintptr_t)h;
+        else field++;
+        if (field == 2) found = addr >= v[0] && addr < v[1];
+      } else if (field < 6) {
+        if (c == ' ' && prev != ' ') field++;
+      } else if (found && (n || c != ' ') && n + 1 < cap) {
+        out[n++] = c;
+      }
+    }
+  close(fd);
+  out[n] = 0;
+  const char *del = " (deleted)";
+  if (n > strlen(del) && !strcmp(out + n - strlen(del), del)) out[n - strlen(del)] = 0;
+  return done && out[0] == '/';
+}
+
 /* A scan's state: the object's place in dl_iterate_phdr's order, and the
    pass (1: objects still where they were; 2: the others). */
 typedef struct {
@@ -180,6 +221,8 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   /* libprof.so itself: its samples are dropped, it has no profile */
   if ((uintptr_t)prof_text_begin >= lo && (uintptr_t)prof_text_begin < hi) return 0;
   const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "?";
+  static char abs[256];                      /* (under O.lock) */
+  if (*path != '/' && strchr(path, '/') && obj_abspath(lo, abs, sizeof abs)) path = abs;
   unsigned char id[OBJ_ID_MAX];
   int idlen = obj_build_id(info, id);
   int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE), free_ = -1;

@@ -31,3 +31,13 @@ for r in $(seq 1 20); do
   fi
 done
 say $bad "dlopen/call/dlclose storms ($runs runs: 1 and 4 threads, libprof.a and .so): $crashed crashed, $wrong with a wrong count of storm_work/storm_leaf"
+
+# ---- a library opened by a relative path: the manifest names it by its
+# absolute path, so that gprof --objects finds it from any directory ----
+cp libstorm.so librel.so
+rm -rf gmon.out gmon.out.*
+out=$(LIBPROF_OBJECTS=1 ./storm ./librel.so 1 3); kl=$(echo "$out" | sed -n 's/.*storm_leaf=\([0-9]*\).*/\1/p')
+p=$(awk '$6 ~ /librel\.so$/ {print $6}' gmon.out.objects/manifest)
+gl=$(cd / && "$G" --objects -b -p "$w/storm" "$w/gmon.out" 2> /dev/null | awk '/storm_leaf \[librel\.so\]$/ {print $4}')
+[ "$p" = "$w/librel.so" ] && [ "$gl" = "$kl" ]
+say $? "dlopen(\"./librel.so\"): the manifest says ${p:-nothing}, gprof --objects run from / finds storm_leaf [librel.so] called ${gl:-no} times ($kl)"
