@@ -572,6 +572,7 @@ static void child_after_fork(void)
       for (int k = 0; k < n; k++) memset(O.obj[k].bins, 0, O.obj[k].nbins * sizeof *O.obj[k].bins);
       O.lock = 0;
       O.lost = 0;
+      O.lost_calls = 0;
       start_poller();
     }
     have_timer = 0;              /* timers are not inherited */

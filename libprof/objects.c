@@ -5,9 +5,12 @@
  * that the time a program spends in libc or in a library of its own is
  * sampled instead of lost.
  *
- * The map is a fixed array (OBJ_MAX entries) that only grows: an entry is
- * filled, then published by raising `nobjs` (release); the sampling
- * handler reads `nobjs` (acquire) and scans the entries, taking no lock.
+ * The map is an array that only grows: an entry is filled, then
+ * published by raising `nobjs` (release); the sampling handler reads
+ * `nobjs` (acquire) and scans the entries, taking no lock.  Its address
+ * space (OBJ_MAX entries) is reserved at the first scan and made
+ * usable OBJ_STEP entries at a time, so the array never moves; objects
+ * past OBJ_MAX are counted and the count written (`lost objects`).
  * An object unloaded keeps its entry (marked not loaded, its histogram
  * kept, so its profile is still written); loaded again -- the same path
  * and build-id -- it takes its entry back and its samples add up.
@@ -30,7 +33,12 @@
  * the object in a map made current first.  Part of gmon.c's translation
  * unit; uses base.c. */
 
-#define OBJ_MAX 512
+#if UINTPTR_MAX > 0xffffffffu
+#define OBJ_MAX 65536            /* entries the map's address space holds */
+#else
+#define OBJ_MAX 4096
+#endif
+#define OBJ_STEP 128             /* entries made usable at a time */
 #define OBJ_ID_MAX 20
 
 typedef struct {
@@ -49,32 +57,121 @@ typedef struct {
   int idlen;
   unsigned char id[OBJ_ID_MAX];  /* NT_GNU_BUILD_ID, as much as fits */
   char path[256];
+  prof_range range;              /* its load as a caller (prof.h) */
+  unsigned char whas;            /* the writer's: has arcs, or calls an object with arcs */
+  char wfile[64];                /* the writer's: its file's name, "" none */
 } prof_obj;
 
 static struct {
-  prof_obj obj[OBJ_MAX];
+  prof_obj *obj;                 /* OBJ_MAX entries' space, NULL before the first scan */
   int nobjs;                     /* published entries */
+  int usable;                    /* entries made usable */
+  int *code_order;               /* the entries with codes, by their first code ... */
+  int ncodes;                    /* ... (published by raising this) */
+  uint64_t lost_objects;         /* the most objects one scan found no entry for */
+  uint64_t lost_calls;           /* calls into no object of the map */
   int lock;                      /* owner's tid: scans are one at a time */
   unsigned long long adds, subs; /* dl_iterate_phdr's counts at the last scan */
   int rescan;                    /* a sample fell outside every object */
   uint64_t lost;                 /* samples outside every object */
-  prof_range range[OBJ_MAX];     /* each entry's load as a caller (prof.h) */
   uint64_t code_next;            /* the first code no object has */
   int ntramps;                   /* trampolines given out */
   int pending;                   /* a load's slots put off: the loader was relocating it */
   int nocode_said, notramp_said;
 } O;
 
-/* The process's read-only mappings, from /proc/self/maps, read at most
+/* The process's mappings, from /proc/self/maps, read at most
    once per pass of a scan (objects_scan invalidates them before each):
    within one pass of dl_iterate_phdr an object listed stays mapped (the
    loader unlinks an object, under the lock the pass holds, before it
    unmaps it), so what the file says of its pages holds for the pass. */
 static struct {
-  uintptr_t (*ro)[2];            /* [lo, hi) of each, in address order */
+  uintptr_t (*v)[3];             /* [lo, hi) and MAP_R | MAP_W of each, in address order */
   size_t n, cap;
   int state;                     /* 0 unread, 1 read, -1 unreadable */
 } M;
+
+#define MAP_R 1
+#define MAP_W 2
+
+static void maps_add(uintptr_t lo, uintptr_t hi, uintptr_t perm)
+{
+  if (M.n == M.cap) {
+    size_t cap = M.cap ? 2 * M.cap : 512;
+    uintptr_t (*v)[3] = map_zero(cap * sizeof *v);
+    if (!v) { M.state = -1; return; }
+    if (M.n) memcpy(v, M.v, M.n * sizeof *v);
+    if (M.v) munmap(M.v, M.cap * sizeof *M.v);
+    M.v = v;
+    M.cap = cap;
+  }
+  M.v[M.n][0] = lo;
+  M.v[M.n][1] = hi;
+  M.v[M.n++][2] = perm;
+}
+
+static void maps_read(void)
+{
+  static char buf[8192];
+  M.n = 0;
+  M.state = -1;
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  /* each line "lo-hi perms ...": field 0 lo, 1 hi, 2 perms, 3 the rest */
+  uintptr_t v[2] = { 0, 0 };
+  int field = 0, col = 0, ok = 1;
+  uintptr_t perm = 0;
+  ssize_t got;
+  M.state = 1;
+  while ((got = read(fd, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < got; i++) {
+      char c = buf[i];
+      if (c == '\n') {
+        if (field == 3) maps_add(v[0], v[1], perm);
+        v[0] = v[1] = 0;
+        field = col = 0;
+        perm = 0;
+      } else if (field < 2) {
+        int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (h >= 0) v[field] = v[field] << 4 | (uintptr_t)h;
+        else if (c == (field ? ' ' : '-')) field++;
+        else ok = 0;
+      } else if (field == 2) {
+        if (c == ' ') field = 3;
+        else if (col == 0 && c == 'r') perm |= MAP_R, col++;
+        else if (col++ == 1 && c == 'w') perm |= MAP_W;
+      }
+    }
+  close(fd);
+  if (got < 0 || !ok) M.state = -1;
+}
+
+/* The mapping holding A (its MAP_R | MAP_W, and its end in *END), or -1
+   (none, or the file unreadable); the file is read first if need be. */
+static int maps_at(uintptr_t a, uintptr_t *end)
+{
+  if (!M.state) maps_read();
+  if (M.state < 0) return -1;
+  size_t lo = 0, hi = M.n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (a < M.v[mid][0]) hi = mid;
+    else if (a >= M.v[mid][1]) lo = mid + 1;
+    else {
+      if (end) *end = M.v[mid][1];
+      return (int)M.v[mid][2];
+    }
+  }
+  return -1;
+}
+
+/* [A, A + N) is readable memory (within one mapping). */
+static int maps_readable(uintptr_t a, size_t n)
+{
+  uintptr_t end;
+  int perm = maps_at(a, &end);
+  return perm >= 0 && (perm & MAP_R) && n <= end - a;
+}
 
 #define CODE_NONE 0xffffffffu    /* a caller in no object */
 
@@ -109,12 +206,36 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
    with a new size). */
 static void obj_range(const prof_obj *o, int loaded)
 {
-  prof_range *r = &O.range[o - O.obj];
+  prof_range *r = (prof_range *)&o->range;
   __atomic_store_n(&r->size, 0, __ATOMIC_RELEASE);
   if (!loaded || !o->csize) return;
   r->lo = o->lo;
   r->cbase = o->cbase;
   __atomic_store_n(&r->size, o->hi - o->lo, __ATOMIC_RELEASE);
+}
+
+/* Room for entry N: the map's space reserved at the first call, its
+   pages made usable OBJ_STEP entries at a time (under O.lock).  0: none
+   (OBJ_MAX reached, or no memory). */
+static int obj_room(int n)
+{
+  if (!O.obj) {
+    size_t sz = (size_t)OBJ_MAX * sizeof *O.obj;
+    void *p = mmap(NULL, sz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return 0;
+    O.code_order = map_zero((size_t)OBJ_MAX * sizeof *O.code_order);
+    if (!O.code_order) { munmap(p, sz); return 0; }
+    O.obj = p;
+  }
+  if (n < O.usable) return 1;
+  if (n >= OBJ_MAX) return 0;
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+  int to = O.usable + OBJ_STEP < OBJ_MAX ? O.usable + OBJ_STEP : OBJ_MAX;
+  uintptr_t a = (uintptr_t)&O.obj[O.usable] & ~(pg - 1);
+  uintptr_t b = ((uintptr_t)&O.obj[to] + pg - 1) & ~(pg - 1);
+  if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE) != 0) return 0;
+  O.usable = to;
+  return n < O.usable;
 }
 
 /* The object's build-id, from its PT_NOTE segments. */
@@ -189,11 +310,65 @@ static int obj_abspath(uintptr_t addr, char *out, size_t cap)
    pass (1: objects still where they were; 2: the others). */
 typedef struct {
   int index, pass;
+  uint64_t unheld;               /* objects given no entry */
 } obj_scan_state;
 
 static int obj_same(const prof_obj *o, const char *path, const unsigned char *id, int idlen)
 {
   return o->idlen == idlen && !memcmp(o->id, id, (size_t)idlen) && !strncmp(o->path, path, sizeof o->path - 1);
+}
+
+/* Objects of the other link namespaces (dlmopen): dl_iterate_phdr lists
+   the caller's namespace only (measured, glibc 2.36: an object dlmopen'ed
+   with LM_ID_NEWLM is missing, though dlpi_adds counts it), but the
+   dynamic linker's interface for debuggers -- the program's DT_DEBUG
+   entry, a struct r_debug_extended from r_version 2 on (glibc 2.35) --
+   chains every namespace's list of objects.  Read within a pass of
+   dl_iterate_phdr, whose lock guards these lists too; every pointer
+   followed is checked against the mappings first.  Each object is
+   scanned as dl_iterate_phdr's are, its program headers read from its
+   ELF header at its load bias (checked: their PT_DYNAMIC is the one the
+   loader names); those of namespace 0 (the dynamic linker, which every
+   namespace shares) are left to dl_iterate_phdr. */
+static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data);
+static void obj_scan_namespaces(const struct dl_phdr_info *prog, obj_scan_state *st)
+{
+  const ElfW(Dyn) *dyn = NULL;
+  for (int i = 0; i < prog->dlpi_phnum; i++)
+    if (prog->dlpi_phdr[i].p_type == PT_DYNAMIC) dyn = (const ElfW(Dyn) *)(prog->dlpi_addr + prog->dlpi_phdr[i].p_vaddr);
+  if (!dyn) return;                          /* (a static program) */
+  const struct r_debug_extended *r = NULL;
+  for (int i = 0; i < 1024 && maps_readable((uintptr_t)&dyn[i], sizeof *dyn) && dyn[i].d_tag != DT_NULL; i++)
+    if (dyn[i].d_tag == DT_DEBUG) r = (const struct r_debug_extended *)dyn[i].d_un.d_ptr;
+  if (!r || !maps_readable((uintptr_t)r, sizeof *r) || r->base.r_version < 2) return;
+  const struct link_map *ns0 = r->base.r_map;
+  int namespaces = 0;
+  for (r = r->r_next; r && namespaces++ < 64; r = r->r_next) {
+    if (!maps_readable((uintptr_t)r, sizeof *r)) return;
+    int n = 0;
+    for (const struct link_map *l = r->base.r_map; l && n++ < 4096; l = l->l_next) {
+      if (!maps_readable((uintptr_t)l, sizeof *l)) break;
+      int shared = 0, m = 0;
+      for (const struct link_map *l0 = ns0; l0 && !shared && m++ < 65536; l0 = l0->l_next)
+        shared = maps_readable((uintptr_t)l0, sizeof *l0) ? l0->l_ld == l->l_ld : 1;
+      const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)l->l_addr;
+      if (shared || !maps_readable((uintptr_t)eh, sizeof *eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG)
+          || eh->e_phentsize != sizeof(ElfW(Phdr))
+          || !maps_readable((uintptr_t)eh + eh->e_phoff, (size_t)eh->e_phnum * sizeof(ElfW(Phdr))))
+        continue;
+      struct dl_phdr_info info;
+      memset(&info, 0, sizeof info);
+      info.dlpi_addr = l->l_addr;
+      info.dlpi_name = l->l_name && maps_readable((uintptr_t)l->l_name, 1) ? l->l_name : "";
+      info.dlpi_phdr = (const ElfW(Phdr) *)((uintptr_t)eh + eh->e_phoff);
+      info.dlpi_phnum = eh->e_phnum;
+      int ours = 0;
+      for (int i = 0; i < info.dlpi_phnum; i++)
+        if (info.dlpi_phdr[i].p_type == PT_DYNAMIC)
+          ours = (const ElfW(Dyn) *)(l->l_addr + info.dlpi_phdr[i].p_vaddr) == l->l_ld;
+      if (ours) obj_scan_one(&info, sizeof info, st);
+    }
+  }
 }
 
 /* One object of a scan.  Pass 1 marks the entries whose object is still
@@ -205,7 +380,10 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
 {
   (void)size;
   obj_scan_state *st = data;
-  if (st->index++ == 0) return 0;            /* the program: gmon.out's */
+  if (st->index++ == 0) {                    /* the program: gmon.out's */
+    obj_scan_namespaces(info, st);
+    return 0;
+  }
   uintptr_t lo = 0, hi = 0;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -256,14 +434,18 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
     o->slot = 0;
     __atomic_store_n(&o->loaded, 1, __ATOMIC_RELEASE);
     obj_range(o, 1);
-    obj_calls_found(o, info, 0);
+    obj_calls_found(o, info, 1);
     return 0;
   }
-  if (n == OBJ_MAX) return 0;
-  prof_obj *o = &O.obj[n];
-  o->nbins = (hi - lo) / HIST_GRANULE;
-  o->bins = map_zero(o->nbins * sizeof *o->bins);
-  if (!o->bins) return 0;
+  prof_obj *o = obj_room(n) ? &O.obj[n] : NULL;
+  if (o) {
+    o->nbins = (hi - lo) / HIST_GRANULE;
+    o->bins = map_zero(o->nbins * sizeof *o->bins);
+  }
+  if (!o || !o->bins) {                      /* counted, and written */
+    st->unheld++;
+    return 0;
+  }
   o->lo = lo;
   o->hi = hi;
   o->base = info->dlpi_addr;
@@ -295,6 +477,7 @@ static void objects_scan(int force)
 {
   if (!P.objects && !P.stack_depth) return;   /* the stacks' walk reads the map too */
   int taken = lock_take(&O.lock, -1);
+  obj_room(0);                               /* (the map's space, at the first scan) */
   unsigned long long c[2] = { 0, 0 };
   dl_iterate_phdr(obj_counts, c);
   if (force || O.rescan || c[0] != O.adds || c[1] != O.subs) {
@@ -304,13 +487,14 @@ static void objects_scan(int force)
     O.subs = c[1];
     int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
     for (int k = 0; k < n; k++) O.obj[k].seen = 0;
-    obj_scan_state st = { 0, 1 };
+    obj_scan_state st = { 0, 1, 0 };
     M.state = 0;                             /* (the mappings are read again in each pass) */
     dl_iterate_phdr(obj_scan_one, &st);
     st.index = 0;
     st.pass = 2;
     M.state = 0;
     dl_iterate_phdr(obj_scan_one, &st);
+    if (st.unheld > O.lost_objects) O.lost_objects = st.unheld;
     for (int k = 0; k < n; k++)
       if (!O.obj[k].seen) {
         __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
@@ -380,6 +564,8 @@ static int obj_code(prof_obj *o)
     O.code_next += size;
     __atomic_store_n(&o->csize, (uint32_t)size, __ATOMIC_RELEASE);
     obj_range(o, o->loaded);
+    O.code_order[O.ncodes] = (int)(o - O.obj);   /* (codes are given in order) */
+    __atomic_store_n(&O.ncodes, O.ncodes + 1, __ATOMIC_RELEASE);
     ok = 1;
   }
   if (!ok && !O.nocode_said) {
@@ -406,7 +592,10 @@ static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, prof_libent *ent
   } else {
     objects_scan(0);
     prof_obj *o = obj_at(selfpc);
-    if (!o || !obj_code(o)) return 0;
+    if (!o || !obj_code(o)) {
+      __atomic_fetch_add(&O.lost_calls, 1, __ATOMIC_RELAXED);
+      return 0;
+    }
     self = selfpc - o->lo + o->cbase;
   }
   uint64_t from = frompc - P.lowpc;
@@ -417,7 +606,7 @@ static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, prof_libent *ent
       c = obj_at(frompc);
     }
     from = c && obj_code(c) ? frompc - c->lo + c->cbase : CODE_NONE;
-    if (from != CODE_NONE && ent) __atomic_store_n(&ent->caller, &O.range[c - O.obj], __ATOMIC_RELEASE);
+    if (from != CODE_NONE && ent) __atomic_store_n(&ent->caller, &c->range, __ATOMIC_RELEASE);
   }
   return from << 32 | self;
 }
@@ -595,54 +784,6 @@ static int mcount_kind(const char *n)
 #define OBJ_R_SYM(i) ELF32_R_SYM(i)
 #endif
 
-static void maps_add(uintptr_t lo, uintptr_t hi)
-{
-  if (M.n == M.cap) {
-    size_t cap = M.cap ? 2 * M.cap : 512;
-    uintptr_t (*v)[2] = map_zero(cap * sizeof *v);
-    if (!v) { M.state = -1; return; }
-    if (M.n) memcpy(v, M.ro, M.n * sizeof *v);
-    if (M.ro) munmap(M.ro, M.cap * sizeof *M.ro);
-    M.ro = v;
-    M.cap = cap;
-  }
-  M.ro[M.n][0] = lo;
-  M.ro[M.n++][1] = hi;
-}
-
-static void maps_read(void)
-{
-  static char buf[8192];
-  M.n = 0;
-  M.state = -1;
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  /* each line "lo-hi perms ...": field 0 lo, 1 hi, 2 perms, 3 the rest */
-  uintptr_t v[2] = { 0, 0 };
-  int field = 0, col = 0, writable = 0, ok = 1;
-  ssize_t got;
-  M.state = 1;
-  while ((got = read(fd, buf, sizeof buf)) > 0)
-    for (ssize_t i = 0; i < got; i++) {
-      char c = buf[i];
-      if (c == '\n') {
-        if (field == 3 && !writable) maps_add(v[0], v[1]);
-        v[0] = v[1] = 0;
-        field = col = writable = 0;
-      } else if (field < 2) {
-        int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (h >= 0) v[field] = v[field] << 4 | (uintptr_t)h;
-        else if (c == (field ? ' ' : '-')) field++;
-        else ok = 0;
-      } else if (field == 2) {
-        if (c == ' ') field = 3;
-        else if (col++ == 1) writable = c == 'w';
-      }
-    }
-  close(fd);
-  if (got < 0 || !ok) M.state = -1;
-}
-
 /* May SLOT, a word of the object D, be written now?  1: yes -- it lies
    outside the pages the loader makes read-only when it has relocated
    the object (PT_GNU_RELRO; a store there can only be undone by a later
@@ -656,16 +797,9 @@ static int obj_settled(const obj_dyn *d, uintptr_t slot)
 {
   uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), page = slot & ~(pg - 1);
   if (page < d->relro_lo || page >= d->relro_hi) return 1;
-  if (!M.state) maps_read();
-  if (M.state < 0) return -1;
-  size_t lo = 0, hi = M.n;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (page < M.ro[mid][0]) hi = mid;
-    else if (page >= M.ro[mid][1]) lo = mid + 1;
-    else return 1;
-  }
-  return 0;
+  int perm = maps_at(page, NULL);
+  if (perm < 0) return M.state < 0 ? -1 : 0;
+  return !(perm & MAP_W);
 }
 
 /* Points the word at SLOT at VAL: its page made writable for the store
@@ -748,7 +882,7 @@ static int obj_tramp(prof_obj *o)
 #endif
 
 /* A load of O seen by a scan (under O.lock): a runtime's mcount it
-   defines jumps to libprof's (a new object only), and its own calls of
+   defines jumps to libprof's (each new load: IS_NEW), and its own calls of
    mcount are pointed at its trampoline -- once per load. */
 static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is_new)
 {
