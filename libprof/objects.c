@@ -49,6 +49,7 @@ typedef struct {
   int loaded, seen;
   int patched;                   /* this load's GOT slots were seen */
   int redirect_due;              /* a runtime's mcount it defines still to redirect */
+  int put_off;                   /* scans that found it still being relocated */
   uintptr_t slot, slot_val;      /* one of them and its trampoline, or 0 */
   int tramp;                     /* its trampoline + 1, 0: none */
   uint32_t cbase;                /* its codes: [cbase, cbase + csize) ... */
@@ -331,15 +332,19 @@ static int obj_same(const prof_obj *o, const char *path, const unsigned char *id
    loader names); those of namespace 0 (the dynamic linker, which every
    namespace shares) are left to dl_iterate_phdr. */
 static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data);
+typedef struct prof_r_debug {     /* glibc's struct r_debug_extended (link.h, 2.35) */
+  struct r_debug base;
+  const struct prof_r_debug *r_next;
+} prof_r_debug;
 static void obj_scan_namespaces(const struct dl_phdr_info *prog, obj_scan_state *st)
 {
   const ElfW(Dyn) *dyn = NULL;
   for (int i = 0; i < prog->dlpi_phnum; i++)
     if (prog->dlpi_phdr[i].p_type == PT_DYNAMIC) dyn = (const ElfW(Dyn) *)(prog->dlpi_addr + prog->dlpi_phdr[i].p_vaddr);
   if (!dyn) return;                          /* (a static program) */
-  const struct r_debug_extended *r = NULL;
+  const prof_r_debug *r = NULL;
   for (int i = 0; i < 1024 && maps_readable((uintptr_t)&dyn[i], sizeof *dyn) && dyn[i].d_tag != DT_NULL; i++)
-    if (dyn[i].d_tag == DT_DEBUG) r = (const struct r_debug_extended *)dyn[i].d_un.d_ptr;
+    if (dyn[i].d_tag == DT_DEBUG) r = (const prof_r_debug *)dyn[i].d_un.d_ptr;
   if (!r || !maps_readable((uintptr_t)r, sizeof *r) || r->base.r_version < 2) return;
   const struct link_map *ns0 = r->base.r_map;
   int namespaces = 0;
@@ -413,7 +418,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
       }
       o->seen = 1;                           /* still there ... */
       if (o->slot && __atomic_load_n((uintptr_t *)o->slot, __ATOMIC_RELAXED) != o->slot_val)
-        o->patched = 0;                      /* ... or unloaded and loaded again at its place */
+        o->patched = o->put_off = 0;         /* ... or unloaded and loaded again at its place */
       obj_calls_found(o, info, 0);           /* (or put off by the last scan) */
       return 0;
     }
@@ -432,6 +437,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
     o->seen = 1;
     o->patched = 0;                          /* a new load: new GOT slots */
     o->slot = 0;
+    o->put_off = 0;
     __atomic_store_n(&o->loaded, 1, __ATOMIC_RELEASE);
     obj_range(o, 1);
     obj_calls_found(o, info, 1);
@@ -919,9 +925,11 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
       if (d.nexec != 1 || !obj_tramp(o)) return;
       int settled = obj_settled(&d, slot);
       if (settled < 0) continue;             /* (counted through C) */
-      if (!settled) {                        /* the next scan's (the poller's) */
-        o->patched = 0;
-        O.pending = 1;
+      if (!settled) {                        /* the next scan's (the poller's) ... */
+        if (++o->put_off < 100) {            /* ... for 2 s at most: then left to C */
+          o->patched = 0;
+          O.pending = 1;
+        }
         continue;
       }
       uintptr_t to = (uintptr_t)(kind ? prof_tramp_fe : prof_tramp_mc) + PROF_TRAMP_SIZE * (uintptr_t)(o->tramp - 1);
