@@ -78,6 +78,8 @@ static struct {
   uint64_t code_next;            /* the first code no object has */
   int ntramps;                   /* trampolines given out */
   int pending;                   /* a load's slots put off: the loader was relocating it */
+  unsigned long long ns_adds;    /* dlpi_adds at the last walk of the other namespaces ... */
+  int ns_objs;                   /* ... and the objects it found there */
   int nocode_said, notramp_said;
 } O;
 
@@ -312,6 +314,8 @@ static int obj_abspath(uintptr_t addr, char *out, size_t cap)
 typedef struct {
   int index, pass;
   uint64_t unheld;               /* objects given no entry */
+  int walk;                      /* the other namespaces are walked (obj_scan_namespaces) */
+  int others;                    /* objects found there */
 } obj_scan_state;
 
 static int obj_same(const prof_obj *o, const char *path, const unsigned char *id, int idlen)
@@ -371,7 +375,10 @@ static void obj_scan_namespaces(const struct dl_phdr_info *prog, obj_scan_state 
       for (int i = 0; i < info.dlpi_phnum; i++)
         if (info.dlpi_phdr[i].p_type == PT_DYNAMIC)
           ours = (const ElfW(Dyn) *)(l->l_addr + info.dlpi_phdr[i].p_vaddr) == l->l_ld;
-      if (ours) obj_scan_one(&info, sizeof info, st);
+      if (ours) {
+        st->others++;
+        obj_scan_one(&info, sizeof info, st);
+      }
     }
   }
 }
@@ -386,7 +393,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   (void)size;
   obj_scan_state *st = data;
   if (st->index++ == 0) {                    /* the program: gmon.out's */
-    obj_scan_namespaces(info, st);
+    if (st->walk) obj_scan_namespaces(info, st);
     return 0;
   }
   uintptr_t lo = 0, hi = 0;
@@ -493,14 +500,21 @@ static void objects_scan(int force)
     O.subs = c[1];
     int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
     for (int k = 0; k < n; k++) O.obj[k].seen = 0;
-    obj_scan_state st = { 0, 1, 0 };
+    /* (the namespaces, whose walk reads the maps, only when objects were
+       loaded since the last walk, or it found some) */
+    obj_scan_state st = { 0, 1, 0, c[0] != O.ns_adds || O.ns_objs, 0 };
     M.state = 0;                             /* (the mappings are read again in each pass) */
     dl_iterate_phdr(obj_scan_one, &st);
     st.index = 0;
     st.pass = 2;
+    st.others = 0;
     M.state = 0;
     dl_iterate_phdr(obj_scan_one, &st);
     if (st.unheld > O.lost_objects) O.lost_objects = st.unheld;
+    if (st.walk) {
+      O.ns_adds = c[0];
+      O.ns_objs = st.others;
+    }
     for (int k = 0; k < n; k++)
       if (!O.obj[k].seen) {
         __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
