@@ -573,6 +573,8 @@ static void child_after_fork(void)
       O.lock = 0;
       O.lost = 0;
       O.lost_calls = 0;
+      memset(O.pend, 0, sizeof O.pend);
+      O.pend_head = O.pend_tail = 0;
       start_poller();
     }
     have_timer = 0;              /* timers are not inherited */

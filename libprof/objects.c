@@ -39,6 +39,7 @@
 #define OBJ_MAX 4096
 #endif
 #define OBJ_STEP 128             /* entries made usable at a time */
+#define OBJ_PEND 1024            /* samples outside every object kept for the next scan */
 #define OBJ_ID_MAX 20
 
 typedef struct {
@@ -75,6 +76,8 @@ static struct {
   unsigned long long adds, subs; /* dl_iterate_phdr's counts at the last scan */
   int rescan;                    /* a sample fell outside every object */
   uint64_t lost;                 /* samples outside every object */
+  struct { uintptr_t pc; uint32_t n; } pend[OBJ_PEND];   /* samples awaiting the next scan ... */
+  uint64_t pend_head, pend_tail; /* ... [tail, head): taken by the handler, given back by scans */
   uint64_t code_next;            /* the first code no object has */
   int ntramps;                   /* trampolines given out */
   int pending;                   /* a load's slots put off: the loader was relocating it */
@@ -486,6 +489,7 @@ static int obj_counts(struct dl_phdr_info *info, size_t size, void *data)
 
 /* Reads the map again if anything was loaded or unloaded since the last
    time (or FORCE).  Not from a signal handler: dl_iterate_phdr locks. */
+static void objects_credit_kept(void);
 static void objects_scan(int force)
 {
   if (!P.objects && !P.stack_depth) return;   /* the stacks' walk reads the map too */
@@ -520,6 +524,7 @@ static void objects_scan(int force)
         __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
         obj_range(&O.obj[k], 0);
       }
+    objects_credit_kept();
   }
   lock_give(&O.lock, taken);
 }
@@ -533,8 +538,41 @@ static void objects_credit(uintptr_t pc, uint32_t n)
     __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
     return;
   }
-  __atomic_fetch_add(&O.lost, n, __ATOMIC_RELAXED);
+  /* kept for the next scan (within 20 ms), which credits it to an object
+     loaded meanwhile (a plugin dlopen'ed and run at once) or counts it as
+     lost; a slot is taken only when free, so a scan never waits on one
+     that will not be written */
+  uint64_t h = __atomic_load_n(&O.pend_head, __ATOMIC_RELAXED);
+  for (;;) {
+    if (h - __atomic_load_n(&O.pend_tail, __ATOMIC_ACQUIRE) >= OBJ_PEND) {
+      __atomic_fetch_add(&O.lost, n, __ATOMIC_RELAXED);
+      break;
+    }
+    if (__atomic_compare_exchange_n(&O.pend_head, &h, h + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+      O.pend[h % OBJ_PEND].n = n;
+      __atomic_store_n(&O.pend[h % OBJ_PEND].pc, pc, __ATOMIC_RELEASE);
+      break;
+    }
+  }
   O.rescan = 1;
+}
+
+/* The samples kept by objects_credit, credited to the objects of the map
+   now, or counted as lost (under O.lock, after a scan); one still being
+   written stops the round (the next scan takes it). */
+static void objects_credit_kept(void)
+{
+  uint64_t t = O.pend_tail, h = __atomic_load_n(&O.pend_head, __ATOMIC_ACQUIRE);
+  for (; t != h; t++) {
+    uintptr_t pc = __atomic_load_n(&O.pend[t % OBJ_PEND].pc, __ATOMIC_ACQUIRE);
+    if (!pc) break;
+    uint32_t n = O.pend[t % OBJ_PEND].n;
+    __atomic_store_n(&O.pend[t % OBJ_PEND].pc, 0, __ATOMIC_RELAXED);
+    prof_obj *o = obj_at(pc);
+    if (o) __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
+    else __atomic_fetch_add(&O.lost, n, __ATOMIC_RELAXED);
+  }
+  __atomic_store_n(&O.pend_tail, t, __ATOMIC_RELEASE);
 }
 
 /* The poller: a thread that takes no signal and runs no profiled code. */
