@@ -188,6 +188,20 @@ static void read_manifest(Objects *o, const char *profile)
     size_t len = strlen(line);
     if (len && line[len - 1] == '\n') line[--len] = 0;
     if (!len || line[0] == '#') continue;
+    /* what libprof could not count: said, never left in silence */
+    char what[16];
+    unsigned long long lost;
+    int end = 0;
+    if (sscanf(line, "lost %15s %llu%n", what, &lost, &end) == 2 && !line[end]) {
+      const char *why = !strcmp(what, "samples") ? " samples fell in no object libprof knew (their time is in no report)"
+                      : !strcmp(what, "calls") ? " calls into no object libprof knew were not counted"
+                      : !strcmp(what, "objects") ? " objects were loaded that libprof's map could not hold: not profiled"
+                      : NULL;
+      if (why) {
+        msg_warn("warning: %s: %llu%s\n", man, lost, why);
+        continue;
+      }
+    }
     char file[4096], hex[2 * ID_MAX + 2];
     unsigned long long base, lo, hi;
     int pos = 0;

@@ -603,6 +603,9 @@ static void child_after_fork(void)
       for (int k = 0; k < n; k++) memset(O.obj[k].bins, 0, O.obj[k].nbins * sizeof *O.obj[k].bins);
       O.lock = 0;
       O.lost = 0;
+      O.lost_calls = 0;
+      memset(O.pend, 0, sizeof O.pend);
+      O.pend_head = O.pend_tail = 0;
       start_poller();
     }
     have_timer = 0;              /* timers are not inherited */

@@ -5,9 +5,12 @@
  * that the time a program spends in libc or in a library of its own is
  * sampled instead of lost.
  *
- * The map is a fixed array (OBJ_MAX entries) that only grows: an entry is
- * filled, then published by raising `nobjs` (release); the sampling
- * handler reads `nobjs` (acquire) and scans the entries, taking no lock.
+ * The map is an array that only grows: an entry is filled, then
+ * published by raising `nobjs` (release); the sampling handler reads
+ * `nobjs` (acquire) and scans the entries, taking no lock.  Its address
+ * space (OBJ_MAX entries) is reserved at the first scan and made
+ * usable OBJ_STEP entries at a time, so the array never moves; objects
+ * past OBJ_MAX are counted and the count written (`lost objects`).
  * An object unloaded keeps its entry (marked not loaded, its histogram
  * kept, so its profile is still written); loaded again -- the same path
  * and build-id -- it takes its entry back and its samples add up.
@@ -30,7 +33,13 @@
  * the object in a map made current first.  Part of gmon.c's translation
  * unit; uses base.c. */
 
-#define OBJ_MAX 512
+#if UINTPTR_MAX > 0xffffffffu
+#define OBJ_MAX 65536            /* entries the map's address space holds */
+#else
+#define OBJ_MAX 4096
+#endif
+#define OBJ_STEP 128             /* entries made usable at a time */
+#define OBJ_PEND 1024            /* samples outside every object kept for the next scan */
 #define OBJ_ID_MAX 20
 
 typedef struct {
@@ -40,6 +49,8 @@ typedef struct {
   size_t nbins;
   int loaded, seen;
   int patched;                   /* this load's GOT slots were seen */
+  int redirect_due;              /* a runtime's mcount it defines still to redirect */
+  int put_off;                   /* scans that found it still being relocated */
   uintptr_t slot, slot_val;      /* one of them and its trampoline, or 0 */
   int tramp;                     /* its trampoline + 1, 0: none */
   uint32_t cbase;                /* its codes: [cbase, cbase + csize) ... */
@@ -48,20 +59,125 @@ typedef struct {
   int idlen;
   unsigned char id[OBJ_ID_MAX];  /* NT_GNU_BUILD_ID, as much as fits */
   char path[256];
+  prof_range range;              /* its load as a caller (prof.h) */
+  unsigned char whas;            /* the writer's: has arcs, or calls an object with arcs */
+  char wfile[64];                /* the writer's: its file's name, "" none */
 } prof_obj;
 
 static struct {
-  prof_obj obj[OBJ_MAX];
+  prof_obj *obj;                 /* OBJ_MAX entries' space, NULL before the first scan */
   int nobjs;                     /* published entries */
+  int usable;                    /* entries made usable */
+  int *code_order;               /* the entries with codes, by their first code ... */
+  int ncodes;                    /* ... (published by raising this) */
+  uint64_t lost_objects;         /* the most objects one scan found no entry for */
+  uint64_t lost_calls;           /* calls into no object of the map */
   int lock;                      /* owner's tid: scans are one at a time */
   unsigned long long adds, subs; /* dl_iterate_phdr's counts at the last scan */
   int rescan;                    /* a sample fell outside every object */
   uint64_t lost;                 /* samples outside every object */
-  prof_range range[OBJ_MAX];     /* each entry's load as a caller (prof.h) */
+  struct { uintptr_t pc; uint32_t n; } pend[OBJ_PEND];   /* samples awaiting the next scan ... */
+  uint64_t pend_head, pend_tail; /* ... [tail, head): taken by the handler, given back by scans */
   uint64_t code_next;            /* the first code no object has */
   int ntramps;                   /* trampolines given out */
+  int pending;                   /* a load's slots put off: the loader was relocating it */
+  unsigned long long ns_adds;    /* dlpi_adds at the last walk of the other namespaces ... */
+  int ns_objs;                   /* ... and the objects it found there */
   int nocode_said, notramp_said;
 } O;
+
+/* The process's mappings, from /proc/self/maps, read at most
+   once per pass of a scan (objects_scan invalidates them before each):
+   within one pass of dl_iterate_phdr an object listed stays mapped (the
+   loader unlinks an object, under the lock the pass holds, before it
+   unmaps it), so what the file says of its pages holds for the pass. */
+static struct {
+  uintptr_t (*v)[3];             /* [lo, hi) and MAP_R | MAP_W of each, in address order */
+  size_t n, cap;
+  int state;                     /* 0 unread, 1 read, -1 unreadable */
+} M;
+
+#define MAP_R 1
+#define MAP_W 2
+
+static void maps_add(uintptr_t lo, uintptr_t hi, uintptr_t perm)
+{
+  if (M.n == M.cap) {
+    size_t cap = M.cap ? 2 * M.cap : 512;
+    uintptr_t (*v)[3] = map_zero(cap * sizeof *v);
+    if (!v) { M.state = -1; return; }
+    if (M.n) memcpy(v, M.v, M.n * sizeof *v);
+    if (M.v) munmap(M.v, M.cap * sizeof *M.v);
+    M.v = v;
+    M.cap = cap;
+  }
+  M.v[M.n][0] = lo;
+  M.v[M.n][1] = hi;
+  M.v[M.n++][2] = perm;
+}
+
+static void maps_read(void)
+{
+  static char buf[8192];
+  M.n = 0;
+  M.state = -1;
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  /* each line "lo-hi perms ...": field 0 lo, 1 hi, 2 perms, 3 the rest */
+  uintptr_t v[2] = { 0, 0 };
+  int field = 0, col = 0, ok = 1;
+  uintptr_t perm = 0;
+  ssize_t got;
+  M.state = 1;
+  while ((got = read(fd, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < got; i++) {
+      char c = buf[i];
+      if (c == '\n') {
+        if (field == 3) maps_add(v[0], v[1], perm);
+        v[0] = v[1] = 0;
+        field = col = 0;
+        perm = 0;
+      } else if (field < 2) {
+        int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (h >= 0) v[field] = v[field] << 4 | (uintptr_t)h;
+        else if (c == (field ? ' ' : '-')) field++;
+        else ok = 0;
+      } else if (field == 2) {
+        if (c == ' ') field = 3;
+        else if (col == 0 && c == 'r') perm |= MAP_R, col++;
+        else if (col++ == 1 && c == 'w') perm |= MAP_W;
+      }
+    }
+  close(fd);
+  if (got < 0 || !ok) M.state = -1;
+}
+
+/* The mapping holding A (its MAP_R | MAP_W, and its end in *END), or -1
+   (none, or the file unreadable); the file is read first if need be. */
+static int maps_at(uintptr_t a, uintptr_t *end)
+{
+  if (!M.state) maps_read();
+  if (M.state < 0) return -1;
+  size_t lo = 0, hi = M.n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (a < M.v[mid][0]) hi = mid;
+    else if (a >= M.v[mid][1]) lo = mid + 1;
+    else {
+      if (end) *end = M.v[mid][1];
+      return (int)M.v[mid][2];
+    }
+  }
+  return -1;
+}
+
+/* [A, A + N) is readable memory (within one mapping). */
+static int maps_readable(uintptr_t a, size_t n)
+{
+  uintptr_t end;
+  int perm = maps_at(a, &end);
+  return perm >= 0 && (perm & MAP_R) && n <= end - a;
+}
 
 #define CODE_NONE 0xffffffffu    /* a caller in no object */
 
@@ -96,12 +212,36 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
    with a new size). */
 static void obj_range(const prof_obj *o, int loaded)
 {
-  prof_range *r = &O.range[o - O.obj];
+  prof_range *r = (prof_range *)&o->range;
   __atomic_store_n(&r->size, 0, __ATOMIC_RELEASE);
   if (!loaded || !o->csize) return;
   r->lo = o->lo;
   r->cbase = o->cbase;
   __atomic_store_n(&r->size, o->hi - o->lo, __ATOMIC_RELEASE);
+}
+
+/* Room for entry N: the map's space reserved at the first call, its
+   pages made usable OBJ_STEP entries at a time (under O.lock).  0: none
+   (OBJ_MAX reached, or no memory). */
+static int obj_room(int n)
+{
+  if (!O.obj) {
+    size_t sz = (size_t)OBJ_MAX * sizeof *O.obj;
+    void *p = mmap(NULL, sz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return 0;
+    O.code_order = map_zero((size_t)OBJ_MAX * sizeof *O.code_order);
+    if (!O.code_order) { munmap(p, sz); return 0; }
+    O.obj = p;
+  }
+  if (n < O.usable) return 1;
+  if (n >= OBJ_MAX) return 0;
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+  int to = O.usable + OBJ_STEP < OBJ_MAX ? O.usable + OBJ_STEP : OBJ_MAX;
+  uintptr_t a = (uintptr_t)&O.obj[O.usable] & ~(pg - 1);
+  uintptr_t b = ((uintptr_t)&O.obj[to] + pg - 1) & ~(pg - 1);
+  if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE) != 0) return 0;
+  O.usable = to;
+  return n < O.usable;
 }
 
 /* The object's build-id, from its PT_NOTE segments. */
@@ -131,15 +271,119 @@ static int obj_build_id(const struct dl_phdr_info *info, unsigned char *id)
   return 0;
 }
 
+/* The absolute path of the file mapped at ADDR, from /proc/self/maps,
+   into OUT: an object dlopen'ed by a relative path ("./libone.so") is
+   listed by that path, which means nothing once the process (or the
+   analyzer) is in another directory; the kernel's name of the mapping
+   does not depend on the current directory.  0: not found. */
+static int obj_abspath(uintptr_t addr, char *out, size_t cap)
+{
+  static char buf[4096];
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  /* each line "lo-hi perms offset dev inode   path" */
+  uintptr_t v[2] = { 0, 0 };
+  int field = 0, found = 0, done = 0;
+  size_t n = 0;
+  ssize_t got;
+  char prev = 0;
+  while (!done && (got = read(fd, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < got && !done; prev = buf[i++]) {
+      char c = buf[i];
+      if (c == '\n') {
+        if (found) done = 1;
+        v[0] = v[1] = 0;
+        field = 0;
+      } else if (field < 2) {
+        int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (h >= 0) v[field] = v[field] << 4 | (uintptr_t)h;
+        else field++;
+        if (field == 2) found = addr >= v[0] && addr < v[1];
+      } else if (field < 6) {
+        if (c == ' ' && prev != ' ') field++;
+      } else if (found && (n || c != ' ') && n + 1 < cap) {
+        out[n++] = c;
+      }
+    }
+  close(fd);
+  out[n] = 0;
+  const char *del = " (deleted)";
+  if (n > strlen(del) && !strcmp(out + n - strlen(del), del)) out[n - strlen(del)] = 0;
+  return done && out[0] == '/';
+}
+
 /* A scan's state: the object's place in dl_iterate_phdr's order, and the
    pass (1: objects still where they were; 2: the others). */
 typedef struct {
   int index, pass;
+  uint64_t unheld;               /* objects given no entry */
+  int walk;                      /* the other namespaces are walked (obj_scan_namespaces) */
+  int others;                    /* objects found there */
 } obj_scan_state;
 
 static int obj_same(const prof_obj *o, const char *path, const unsigned char *id, int idlen)
 {
   return o->idlen == idlen && !memcmp(o->id, id, (size_t)idlen) && !strncmp(o->path, path, sizeof o->path - 1);
+}
+
+/* Objects of the other link namespaces (dlmopen): dl_iterate_phdr lists
+   the caller's namespace only (measured, glibc 2.36: an object dlmopen'ed
+   with LM_ID_NEWLM is missing, though dlpi_adds counts it), but the
+   dynamic linker's interface for debuggers -- the program's DT_DEBUG
+   entry, a struct r_debug_extended from r_version 2 on (glibc 2.35) --
+   chains every namespace's list of objects.  Read within a pass of
+   dl_iterate_phdr, whose lock guards these lists too; every pointer
+   followed is checked against the mappings first.  Each object is
+   scanned as dl_iterate_phdr's are, its program headers read from its
+   ELF header at its load bias (checked: their PT_DYNAMIC is the one the
+   loader names); those of namespace 0 (the dynamic linker, which every
+   namespace shares) are left to dl_iterate_phdr. */
+static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data);
+typedef struct prof_r_debug {     /* glibc's struct r_debug_extended (link.h, 2.35) */
+  struct r_debug base;
+  const struct prof_r_debug *r_next;
+} prof_r_debug;
+static void obj_scan_namespaces(const struct dl_phdr_info *prog, obj_scan_state *st)
+{
+  const ElfW(Dyn) *dyn = NULL;
+  for (int i = 0; i < prog->dlpi_phnum; i++)
+    if (prog->dlpi_phdr[i].p_type == PT_DYNAMIC) dyn = (const ElfW(Dyn) *)(prog->dlpi_addr + prog->dlpi_phdr[i].p_vaddr);
+  if (!dyn) return;                          /* (a static program) */
+  const prof_r_debug *r = NULL;
+  for (int i = 0; i < 1024 && maps_readable((uintptr_t)&dyn[i], sizeof *dyn) && dyn[i].d_tag != DT_NULL; i++)
+    if (dyn[i].d_tag == DT_DEBUG) r = (const prof_r_debug *)dyn[i].d_un.d_ptr;
+  if (!r || !maps_readable((uintptr_t)r, sizeof *r) || r->base.r_version < 2) return;
+  const struct link_map *ns0 = r->base.r_map;
+  int namespaces = 0;
+  for (r = r->r_next; r && namespaces++ < 64; r = r->r_next) {
+    if (!maps_readable((uintptr_t)r, sizeof *r)) return;
+    int n = 0;
+    for (const struct link_map *l = r->base.r_map; l && n++ < 4096; l = l->l_next) {
+      if (!maps_readable((uintptr_t)l, sizeof *l)) break;
+      int shared = 0, m = 0;
+      for (const struct link_map *l0 = ns0; l0 && !shared && m++ < 65536; l0 = l0->l_next)
+        shared = maps_readable((uintptr_t)l0, sizeof *l0) ? l0->l_ld == l->l_ld : 1;
+      const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)l->l_addr;
+      if (shared || !maps_readable((uintptr_t)eh, sizeof *eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG)
+          || eh->e_phentsize != sizeof(ElfW(Phdr))
+          || !maps_readable((uintptr_t)eh + eh->e_phoff, (size_t)eh->e_phnum * sizeof(ElfW(Phdr))))
+        continue;
+      struct dl_phdr_info info;
+      memset(&info, 0, sizeof info);
+      info.dlpi_addr = l->l_addr;
+      info.dlpi_name = l->l_name && maps_readable((uintptr_t)l->l_name, 1) ? l->l_name : "";
+      info.dlpi_phdr = (const ElfW(Phdr) *)((uintptr_t)eh + eh->e_phoff);
+      info.dlpi_phnum = eh->e_phnum;
+      int ours = 0;
+      for (int i = 0; i < info.dlpi_phnum; i++)
+        if (info.dlpi_phdr[i].p_type == PT_DYNAMIC)
+          ours = (const ElfW(Dyn) *)(l->l_addr + info.dlpi_phdr[i].p_vaddr) == l->l_ld;
+      if (ours) {
+        st->others++;
+        obj_scan_one(&info, sizeof info, st);
+      }
+    }
+  }
 }
 
 /* One object of a scan.  Pass 1 marks the entries whose object is still
@@ -151,7 +395,10 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
 {
   (void)size;
   obj_scan_state *st = data;
-  if (st->index++ == 0) return 0;            /* the program: gmon.out's */
+  if (st->index++ == 0) {                    /* the program: gmon.out's */
+    if (st->walk) obj_scan_namespaces(info, st);
+    return 0;
+  }
   uintptr_t lo = 0, hi = 0;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -167,6 +414,8 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   /* libprof.so itself: its samples are dropped, it has no profile */
   if ((uintptr_t)prof_text_begin >= lo && (uintptr_t)prof_text_begin < hi) return 0;
   const char *path = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "?";
+  static char abs[256];                      /* (under O.lock) */
+  if (*path != '/' && strchr(path, '/') && obj_abspath(lo, abs, sizeof abs)) path = abs;
   unsigned char id[OBJ_ID_MAX];
   int idlen = obj_build_id(info, id);
   int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE), free_ = -1;
@@ -178,10 +427,9 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
         continue;
       }
       o->seen = 1;                           /* still there ... */
-      if (o->slot && __atomic_load_n((uintptr_t *)o->slot, __ATOMIC_RELAXED) != o->slot_val) {
-        o->patched = 0;                      /* ... or unloaded and loaded again at its place */
-        obj_calls_found(o, info, 0);
-      }
+      if (o->slot && __atomic_load_n((uintptr_t *)o->slot, __ATOMIC_RELAXED) != o->slot_val)
+        o->patched = o->put_off = 0;         /* ... or unloaded and loaded again at its place */
+      obj_calls_found(o, info, 0);           /* (or put off by the last scan) */
       return 0;
     }
     if (st->pass == 2 && !o->seen && free_ < 0 && o->hi - o->lo == hi - lo && obj_same(o, path, id, idlen))
@@ -199,16 +447,21 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
     o->seen = 1;
     o->patched = 0;                          /* a new load: new GOT slots */
     o->slot = 0;
+    o->put_off = 0;
     __atomic_store_n(&o->loaded, 1, __ATOMIC_RELEASE);
     obj_range(o, 1);
-    obj_calls_found(o, info, 0);
+    obj_calls_found(o, info, 1);
     return 0;
   }
-  if (n == OBJ_MAX) return 0;
-  prof_obj *o = &O.obj[n];
-  o->nbins = (hi - lo) / HIST_GRANULE;
-  o->bins = map_zero(o->nbins * sizeof *o->bins);
-  if (!o->bins) return 0;
+  prof_obj *o = obj_room(n) ? &O.obj[n] : NULL;
+  if (o) {
+    o->nbins = (hi - lo) / HIST_GRANULE;
+    o->bins = map_zero(o->nbins * sizeof *o->bins);
+  }
+  if (!o || !o->bins) {                      /* counted, and written */
+    st->unheld++;
+    return 0;
+  }
   o->lo = lo;
   o->hi = hi;
   o->base = info->dlpi_addr;
@@ -236,28 +489,42 @@ static int obj_counts(struct dl_phdr_info *info, size_t size, void *data)
 
 /* Reads the map again if anything was loaded or unloaded since the last
    time (or FORCE).  Not from a signal handler: dl_iterate_phdr locks. */
+static void objects_credit_kept(void);
 static void objects_scan(int force)
 {
   if (!P.objects && !P.stack_depth) return;   /* the stacks' walk reads the map too */
   int taken = lock_take(&O.lock, -1);
+  obj_room(0);                               /* (the map's space, at the first scan) */
   unsigned long long c[2] = { 0, 0 };
   dl_iterate_phdr(obj_counts, c);
   if (force || O.rescan || c[0] != O.adds || c[1] != O.subs) {
     O.rescan = 0;
+    O.pending = 0;
     O.adds = c[0];
     O.subs = c[1];
     int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
     for (int k = 0; k < n; k++) O.obj[k].seen = 0;
-    obj_scan_state st = { 0, 1 };
+    /* (the namespaces, whose walk reads the maps, only when objects were
+       loaded since the last walk, or it found some) */
+    obj_scan_state st = { 0, 1, 0, c[0] != O.ns_adds || O.ns_objs, 0 };
+    M.state = 0;                             /* (the mappings are read again in each pass) */
     dl_iterate_phdr(obj_scan_one, &st);
     st.index = 0;
     st.pass = 2;
+    st.others = 0;
+    M.state = 0;
     dl_iterate_phdr(obj_scan_one, &st);
+    if (st.unheld > O.lost_objects) O.lost_objects = st.unheld;
+    if (st.walk) {
+      O.ns_adds = c[0];
+      O.ns_objs = st.others;
+    }
     for (int k = 0; k < n; k++)
       if (!O.obj[k].seen) {
         __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
         obj_range(&O.obj[k], 0);
       }
+    objects_credit_kept();
   }
   lock_give(&O.lock, taken);
 }
@@ -271,8 +538,41 @@ static void objects_credit(uintptr_t pc, uint32_t n)
     __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
     return;
   }
-  __atomic_fetch_add(&O.lost, n, __ATOMIC_RELAXED);
+  /* kept for the next scan (within 20 ms), which credits it to an object
+     loaded meanwhile (a plugin dlopen'ed and run at once) or counts it as
+     lost; a slot is taken only when free, so a scan never waits on one
+     that will not be written */
+  uint64_t h = __atomic_load_n(&O.pend_head, __ATOMIC_RELAXED);
+  for (;;) {
+    if (h - __atomic_load_n(&O.pend_tail, __ATOMIC_ACQUIRE) >= OBJ_PEND) {
+      __atomic_fetch_add(&O.lost, n, __ATOMIC_RELAXED);
+      break;
+    }
+    if (__atomic_compare_exchange_n(&O.pend_head, &h, h + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+      O.pend[h % OBJ_PEND].n = n;
+      __atomic_store_n(&O.pend[h % OBJ_PEND].pc, pc, __ATOMIC_RELEASE);
+      break;
+    }
+  }
   O.rescan = 1;
+}
+
+/* The samples kept by objects_credit, credited to the objects of the map
+   now, or counted as lost (under O.lock, after a scan); one still being
+   written stops the round (the next scan takes it). */
+static void objects_credit_kept(void)
+{
+  uint64_t t = O.pend_tail, h = __atomic_load_n(&O.pend_head, __ATOMIC_ACQUIRE);
+  for (; t != h; t++) {
+    uintptr_t pc = __atomic_load_n(&O.pend[t % OBJ_PEND].pc, __ATOMIC_ACQUIRE);
+    if (!pc) break;
+    uint32_t n = O.pend[t % OBJ_PEND].n;
+    __atomic_store_n(&O.pend[t % OBJ_PEND].pc, 0, __ATOMIC_RELAXED);
+    prof_obj *o = obj_at(pc);
+    if (o) __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
+    else __atomic_fetch_add(&O.lost, n, __ATOMIC_RELAXED);
+  }
+  __atomic_store_n(&O.pend_tail, t, __ATOMIC_RELEASE);
 }
 
 /* The poller: a thread that takes no signal and runs no profiled code. */
@@ -284,7 +584,7 @@ static void *objects_poller(void *arg)
   struct timespec ms20 = { 0, 20 * 1000000 };
   while (!__atomic_load_n(&P.final, __ATOMIC_ACQUIRE)) {
     nanosleep(&ms20, NULL);
-    objects_scan(0);
+    objects_scan(__atomic_load_n(&O.pending, __ATOMIC_RELAXED));   /* (a load put off: again) */
   }
   return NULL;
 }
@@ -322,6 +622,8 @@ static int obj_code(prof_obj *o)
     O.code_next += size;
     __atomic_store_n(&o->csize, (uint32_t)size, __ATOMIC_RELEASE);
     obj_range(o, o->loaded);
+    O.code_order[O.ncodes] = (int)(o - O.obj);   /* (codes are given in order) */
+    __atomic_store_n(&O.ncodes, O.ncodes + 1, __ATOMIC_RELEASE);
     ok = 1;
   }
   if (!ok && !O.nocode_said) {
@@ -348,7 +650,10 @@ static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, prof_libent *ent
   } else {
     objects_scan(0);
     prof_obj *o = obj_at(selfpc);
-    if (!o || !obj_code(o)) return 0;
+    if (!o || !obj_code(o)) {
+      __atomic_fetch_add(&O.lost_calls, 1, __ATOMIC_RELAXED);
+      return 0;
+    }
     self = selfpc - o->lo + o->cbase;
   }
   uint64_t from = frompc - P.lowpc;
@@ -359,7 +664,7 @@ static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, prof_libent *ent
       c = obj_at(frompc);
     }
     from = c && obj_code(c) ? frompc - c->lo + c->cbase : CODE_NONE;
-    if (from != CODE_NONE && ent) __atomic_store_n(&ent->caller, &O.range[c - O.obj], __ATOMIC_RELEASE);
+    if (from != CODE_NONE && ent) __atomic_store_n(&ent->caller, &c->range, __ATOMIC_RELEASE);
   }
   return from << 32 | self;
 }
@@ -537,6 +842,24 @@ static int mcount_kind(const char *n)
 #define OBJ_R_SYM(i) ELF32_R_SYM(i)
 #endif
 
+/* May SLOT, a word of the object D, be written now?  1: yes -- it lies
+   outside the pages the loader makes read-only when it has relocated
+   the object (PT_GNU_RELRO; a store there can only be undone by a later
+   relocation of that word, never fault), or those pages are read-only
+   already, so the loader is done with them; 0: not yet -- the object is
+   listed by dl_iterate_phdr while the loader is still relocating it
+   (dlopen in another thread, or an IFUNC resolver of its own), and a
+   page made writable and read-only again under the loader's writes
+   would fault them; -1: cannot tell (no /proc). */
+static int obj_settled(const obj_dyn *d, uintptr_t slot)
+{
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), page = slot & ~(pg - 1);
+  if (page < d->relro_lo || page >= d->relro_hi) return 1;
+  int perm = maps_at(page, NULL);
+  if (perm < 0) return M.state < 0 ? -1 : 0;
+  return !(perm & MAP_W);
+}
+
 /* Points the word at SLOT at VAL: its page made writable for the store
    (a GOT entry lies in a data page, writable unless glibc made it
    read-only after relocation, PT_GNU_RELRO), and read-only again if it
@@ -617,15 +940,18 @@ static int obj_tramp(prof_obj *o)
 #endif
 
 /* A load of O seen by a scan (under O.lock): a runtime's mcount it
-   defines jumps to libprof's (a new object only), and its own calls of
+   defines jumps to libprof's (each new load: IS_NEW), and its own calls of
    mcount are pointed at its trampoline -- once per load. */
 static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is_new)
 {
 #if OBJ_CALLS
   obj_dyn d;
-  if (!P.objects || o->patched || !obj_dyn_read(info, &d)) return;
+  if (is_new) o->redirect_due = 1;
+  if (!P.objects || o->patched) return;
   o->patched = 1;
-  if (is_new) {
+  if (!obj_dyn_read(info, &d)) return;
+  if (o->redirect_due) {
+    o->redirect_due = 0;
     size_t n = obj_nsyms(&d);
     for (size_t i = 1; i < n; i++) {
       const ElfW(Sym) *s;
@@ -649,6 +975,15 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
       /* the library path takes every selfpc for one in [lo, hi): an
          object with code elsewhere is counted through C */
       if (d.nexec != 1 || !obj_tramp(o)) return;
+      int settled = obj_settled(&d, slot);
+      if (settled < 0) continue;             /* (counted through C) */
+      if (!settled) {                        /* the next scan's (the poller's) ... */
+        if (++o->put_off < 100) {            /* ... for 2 s at most: then left to C */
+          o->patched = 0;
+          O.pending = 1;
+        }
+        continue;
+      }
       uintptr_t to = (uintptr_t)(kind ? prof_tramp_fe : prof_tramp_mc) + PROF_TRAMP_SIZE * (uintptr_t)(o->tramp - 1);
       if (obj_store(&d, slot, to)) {
         o->slot = slot;                      /* what tells a reload at the same place */

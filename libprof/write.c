@@ -208,25 +208,16 @@ static void write_data(wbuf *w)
 
 /* ---- other objects' arcs (objects.c's codes) ---- */
 
-/* The writer's sum of other objects' arcs, and the objects that have
-   codes, by their first code (made by write_objects, under write_lock). */
+/* The writer's sum of other objects' arcs, and how many objects had
+   codes when it was made (O.code_order's first entries: by their first
+   code, since codes are given in order) (by write_objects, under
+   write_lock). */
 static sum_tab osum;
-static struct { uint32_t cbase, csize; int k; } codes[OBJ_MAX];
 static int ncodes;
 
 static void codes_index(void)
 {
-  int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-  ncodes = 0;
-  for (int k = 0; k < n; k++) {
-    uint32_t size = __atomic_load_n(&O.obj[k].csize, __ATOMIC_ACQUIRE);
-    if (!size) continue;
-    int i = ncodes++;
-    for (; i > 0 && codes[i - 1].cbase > O.obj[k].cbase; i--) codes[i] = codes[i - 1];
-    codes[i].cbase = O.obj[k].cbase;
-    codes[i].csize = size;
-    codes[i].k = k;
-  }
+  ncodes = __atomic_load_n(&O.ncodes, __ATOMIC_ACQUIRE);
 }
 
 /* The object whose codes hold CODE, or -1 (the program's, or none). */
@@ -234,10 +225,10 @@ static int code_owner(uint64_t code)
 {
   int lo = 0, hi = ncodes;
   while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (code < codes[mid].cbase) hi = mid;
-    else if (code - codes[mid].cbase >= codes[mid].csize) lo = mid + 1;
-    else return codes[mid].k;
+    int mid = (lo + hi) / 2, k = O.code_order[mid];
+    if (code < O.obj[k].cbase) hi = mid;
+    else if (code - O.obj[k].cbase >= O.obj[k].csize) lo = mid + 1;
+    else return k;
   }
   return -1;
 }
@@ -282,7 +273,7 @@ static void write_obj_arcs(wbuf *w, const prof_obj *o)
 /* What write_fd writes (under write_lock): the program's profile, an
    object's (objects.c), or the manifest of a profile's objects. */
 static const prof_obj *writing_obj;
-static const char *const *writing_manifest;   /* the files, by object */
+static int writing_manifest;                   /* (the files: each object's wfile) */
 static int writing_stacks;
 
 static void whex(wbuf *w, uint64_t v)
@@ -294,6 +285,12 @@ static void whex(wbuf *w, uint64_t v)
   while (k) wbytes(w, &d[--k], 1);
 }
 
+static void wdec(wbuf *w, uint64_t v);
+
+/* The manifest: a line per object file, then what could not be counted
+   ("lost samples N": samples in no object of the map; "lost calls N":
+   calls into none; "lost objects N": the most objects found at once that
+   the map could not hold), each only when not 0. */
 static void write_manifest(wbuf *w)
 {
   const char *head = "libprof-objects 1\n"
@@ -302,8 +299,8 @@ static void write_manifest(wbuf *w)
   int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
   for (int k = 0; k < n; k++) {
     const prof_obj *o = &O.obj[k];
-    if (!writing_manifest[k]) continue;
-    wbytes(w, writing_manifest[k], strlen(writing_manifest[k]));
+    if (!o->wfile[0]) continue;
+    wbytes(w, o->wfile, strlen(o->wfile));
     wbytes(w, " ", 1);
     for (int i = 0; i < o->idlen; i++) {
       char hx[2] = { "0123456789abcdef"[o->id[i] >> 4], "0123456789abcdef"[o->id[i] & 15] };
@@ -318,6 +315,21 @@ static void write_manifest(wbuf *w)
     whex(w, o->hi - o->base);
     wbytes(w, " ", 1);
     wbytes(w, o->path, strlen(o->path));
+    wbytes(w, "\n", 1);
+  }
+  const char *what[3] = { "samples ", "calls ", "objects " };
+  uint64_t lost[3] = { __atomic_load_n(&O.lost, __ATOMIC_RELAXED),
+                       __atomic_load_n(&O.lost_calls, __ATOMIC_RELAXED), O.lost_objects };
+  /* (and the samples still waiting for a scan: no scan here, this may
+     run in a fatal signal's handler) */
+  uint64_t t = __atomic_load_n(&O.pend_tail, __ATOMIC_ACQUIRE), h = __atomic_load_n(&O.pend_head, __ATOMIC_ACQUIRE);
+  for (; t != h; t++)
+    if (__atomic_load_n(&O.pend[t % OBJ_PEND].pc, __ATOMIC_ACQUIRE)) lost[0] += O.pend[t % OBJ_PEND].n;
+  for (int i = 0; i < 3; i++) {
+    if (!lost[i]) continue;
+    wbytes(w, "lost ", 5);
+    wbytes(w, what[i], strlen(what[i]));
+    wdec(w, lost[i]);
     wbytes(w, "\n", 1);
   }
 }
@@ -513,16 +525,16 @@ static int write_to(const char *path)
 
 /* Which objects have arcs (1) or call into one that has (2): each gets a
    file, so that the N of a caller written by outside_caller names one. */
-static void objects_with_arcs(unsigned char *has)
+static void objects_with_arcs(void)
 {
   for (uint64_t i = 0; osum.slots && i <= osum.mask; i++) {
     uint64_t key = osum.slots[i].key, from = key >> 32;
     int k = key ? code_owner(key & 0xffffffffu) : -1;
     if (k < 0) continue;
-    has[k] |= 1;
+    O.obj[k].whas |= 1;
     if (from - O.obj[k].cbase >= O.obj[k].csize && from >= P.textsize) {
       int j = code_owner(from);
-      if (j >= 0) has[j] |= 2;
+      if (j >= 0) O.obj[j].whas |= 2;
     }
   }
 }
@@ -535,9 +547,6 @@ static void objects_with_arcs(unsigned char *has)
 static int write_objects(const char *path)
 {
   static char dir[4200], file[4600];
-  static char names[OBJ_MAX][64];
-  static const char *files[OBJ_MAX];
-  static unsigned char has[OBJ_MAX];
   /* no rescan here: this may run in a fatal signal's handler, and
      dl_iterate_phdr takes the loader's lock; the poller keeps the map */
   if (make_name(dir, sizeof dir, path, ".objects", -1)) return ENAMETOOLONG;
@@ -545,30 +554,33 @@ static int write_objects(const char *path)
   if (mkdir(dir, 0777) != 0 && (errno != EEXIST || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
     return errno ? errno : ENOTDIR;
   int err = sum_tables(&osum, 1), n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-  memset(has, 0, sizeof has);
-  codes_index();
-  objects_with_arcs(has);
   for (int k = 0; k < n; k++) {
-    const prof_obj *o = &O.obj[k];
-    files[k] = NULL;
-    if (!has[k] && !objects_any_samples(o)) continue;
+    O.obj[k].whas = 0;
+    O.obj[k].wfile[0] = 0;
+  }
+  codes_index();
+  objects_with_arcs();
+  static char name[64];
+  for (int k = 0; k < n; k++) {
+    prof_obj *o = &O.obj[k];
+    if (!o->whas && !objects_any_samples(o)) continue;
     const char *base = strrchr(o->path, '/');
     base = base ? base + 1 : o->path;
-    make_name(names[k], sizeof names[k], NULL, NULL, k + 1);
-    size_t len = strlen(names[k]);
-    make_name(names[k] + len, sizeof names[k] - len, "-", base, -1);
+    make_name(name, sizeof name, NULL, NULL, k + 1);
+    size_t len = strlen(name);
+    make_name(name + len, sizeof name - len, "-", base, -1);
     make_name(file, sizeof file, dir, "/", -1);
-    make_name(file + strlen(file), sizeof file - strlen(file), names[k], NULL, -1);
+    make_name(file + strlen(file), sizeof file - strlen(file), name, NULL, -1);
     writing_obj = o;
     int e = write_to(file);
     writing_obj = NULL;
-    if (e) err = e; else files[k] = names[k];
+    if (e) err = e; else memcpy(o->wfile, name, sizeof name);
   }
   sum_free(&osum);
   make_name(file, sizeof file, dir, "/manifest", -1);
-  writing_manifest = files;
+  writing_manifest = 1;
   int e = write_to(file);
-  writing_manifest = NULL;
+  writing_manifest = 0;
   return err ? err : e;
 }
 
