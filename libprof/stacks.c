@@ -300,9 +300,14 @@ STK_RAW static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
 STK_RAW static uintptr_t resync(uintptr_t a)
 {
   const uintptr_t w = sizeof(uintptr_t);
+  uintptr_t found = *(const uintptr_t *)a;
   for (uintptr_t b = a + w, k = 0; b + 2 * w <= stk_hi && k < STK_SCAN; b += w, k++) {
     uintptr_t up = ((const uintptr_t *)b)[0], ret = ((const uintptr_t *)b)[1];
-    if ((up == 0 || (up > b && up <= stk_hi - 2 * w && !(up & (w - 1)))) && returns_into_text(ret))
+    /* (a record returning where the found return does is a dead copy:
+       under AddressSanitizer, (0, it) above a 40 KB frame made stacks of
+       two frames, complete) */
+    if ((up == 0 || (up > b && up <= stk_hi - 2 * w && !(up & (w - 1)))) && ret != found
+        && returns_into_text(ret))
       return b;
   }
   return 0;
@@ -343,7 +348,9 @@ STK_RAW static int frame_gone(uintptr_t top, uintptr_t pc)
 
 /* Does the chain of frame records from FP hold -- reach the outermost
    frame (0), a return into another object, or 256 frames -- without a
-   frame that is out of bounds, falls, or returns into no text? */
+   frame that is out of bounds, falls, or returns into no text (0 too:
+   the frame register of code without frame pointers may point at zeros
+   anywhere on the stack)? */
 STK_RAW static int chain_holds(uintptr_t fp)
 {
   const uintptr_t w = sizeof(uintptr_t);
@@ -351,7 +358,7 @@ STK_RAW static int chain_holds(uintptr_t fp)
     if (fp == 0) return 1;
     if (fp > stk_hi - 2 * w || (fp & (w - 1))) return 0;
     uintptr_t next = ((const uintptr_t *)fp)[0], ret = ((const uintptr_t *)fp)[1];
-    if (ret == 0 || (!in_text(ret) && in_some_text(ret))) return 1;
+    if (ret != 0 && !in_text(ret) && in_some_text(ret)) return 1;
     if (!in_text(ret) || (next != 0 && next <= fp)) return 0;
     fp = next;
   }
@@ -371,7 +378,9 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
   const uintptr_t w = sizeof(uintptr_t);
   uintptr_t f = *fp;
   int f_ok = f > from && f <= stk_hi - 2 * w && !(f & (w - 1));
-  if (f_ok)
+  /* (and when the register is a frame record: code without frame
+     pointers may hold anything in it, an address on the stack too) */
+  if (f_ok && chain_holds(f))
     for (uintptr_t a = f - w, k = 0; a >= from && k < STK_SCAN; a -= w, k++) {
       uintptr_t v = *(const uintptr_t *)a;
       if (returns_into_text(v) && calls_out(v)) return v;
@@ -474,7 +483,9 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
     if (fp == 0) { *end = n > 1 ? 'c' : 'b'; return n; }   /* the leaf alone: junk */
     if (fp < lo || fp > stk_hi - 2 * w || (fp & (w - 1))) return n;
     uintptr_t next = ((const uintptr_t *)fp)[0], ret = ((const uintptr_t *)fp)[1];
-    if (ret == 0) { *end = 'c'; return n; }
+    /* (no outermost frame returns to 0: _start's call and a thread's
+       start are found otherwise; words of zeros are no frame record) */
+    if (ret == 0) return n;
     /* a coroutine's first frame (makecontext): its stack has no more;
        the frame register it started with is its creator's, whose frames
        are no callers of these */

@@ -54,7 +54,9 @@ done
 # the handler's calls (x86-64): every function of the C library it can
 # reach is one start-up has already called (sample_prebind), so none runs
 # the lazy binder on a small stack; stacks.c's walk reaches none at all
-if [ "$(uname -m)" = x86_64 ] && command -v objdump > /dev/null; then
+if [ -n "$LIBPROF_SANITIZED" ]; then
+  echo "skip ${say_prefix}the handler's calls (a sanitized build calls the sanitizers' runtime)"
+elif [ "$(uname -m)" = x86_64 ] && command -v objdump > /dev/null; then
   cc -O2 -g -Wall -std=gnu11 -fPIC -fno-omit-frame-pointer -ftls-model=initial-exec -DLIBPROF_STATIC \
     -c "$top/libprof/gmon.c" -o g.o
   objdump -dr --no-show-raw-insn g.o > g.dis
