@@ -393,6 +393,10 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
   for (int tries = 0; tries < 4; tries++) {
     uintptr_t a = scan_for_return(from, from + STK_SCAN * w, 1);
     if (!a) break;
+    if (*(const uintptr_t *)a - S.entry < 64) {   /* the call in _start: the bottom */
+      *fp = 0;
+      return *(const uintptr_t *)a;
+    }
     uintptr_t r = resync(a);
     if (r && chain_holds(r)) {
       *fp = r;
