@@ -312,6 +312,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   if (P.stack_depth && !stacks_init(P.stack_depth, P.stack_slots))
     say("libprof: out of memory for LIBPROF_STACKS; no stacks\n", NULL, NULL);
   P.pid = getpid();
+  sample_prebind();
   O.code_next = P.textsize;      /* the program's codes are its offsets */
   counting(1);
   if (P.dump_signal || P.interval) P.helper = spawn(helper_main);

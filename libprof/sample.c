@@ -45,6 +45,30 @@ static int do_sigprocmask(int how, const sigset_t *set, sigset_t *old)
 
 /* ---- sampling ---- */
 
+/* The handler calls no function of the C library lazily bound: in a
+   program linked lazily (-z lazy; a libprof.a's calls go through the
+   program's PLT) the first call of each runs the dynamic linker's
+   resolver, which saves the whole vector state on the stack (kilobytes
+   with AVX-512) on whatever stack the thread was interrupted on: a
+   thread of PTHREAD_STACK_MIN, a program's 8 KB signal stack.  The walk
+   of stacks.c calls none; the few that count_rehome reaches (its mask,
+   a table's memory, lock_take's waits) are called once here, at
+   start-up, which binds them (tests/libprof/stksafe.sh checks the list).
+   libprof.so itself is linked -z now. */
+static void sample_prebind(void)
+{
+  sigset_t s;
+  sigfillset(&s);
+  static volatile size_t n = sizeof s;
+  memset(&s, 0, n);
+  if (syscall(SYS_gettid) < 0) return;
+  struct timespec zero = { 0, 0 };
+  nanosleep(&zero, NULL);        /* (lock_take's, never with patience 0) */
+  sched_yield();
+  void *m = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m != MAP_FAILED) munmap(m, 4096);
+}
+
 static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 {
   (void)sig;

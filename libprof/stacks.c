@@ -5,13 +5,21 @@
  * PROFILE.stacks (write.c; format in doc/DESIGN.md, "Stacks").
  *
  * The walk runs in the sampling signal's handler: it takes no lock,
- * calls nothing but system calls, and reads only the interrupted
+ * calls no function of the C library (own loops, raw system calls: a
+ * lazily bound call would run the dynamic linker's resolver, kilobytes
+ * of stack, on whatever stack the thread was on), keeps no DEPTH-sized
+ * array on the stack (the frames go into one of STK_BUFS buffers made
+ * at start-up, claimed for the walk), and reads only the interrupted
  * thread's own stack between its stack pointer and the top of its stack
- * (bounds taken when the thread was attached) and code bytes of the
- * program's text.  Every frame address is checked before it is read and
- * must rise, so the walk ends and never faults, even in code built
- * without frame pointers (libc), where the frame register holds
- * anything.
+ * (bounds taken when the thread was attached) and code bytes inside the
+ * program's executable PT_LOAD segments (taken at start-up: the range
+ * [lowpc, highpc) of the histogram may hold unmapped holes).  Every frame
+ * address is checked before it is read and must rise, so the walk ends
+ * and never faults, even in code built without frame pointers (libc),
+ * where the frame register holds anything.  A walk that cannot go on
+ * ends 'b' (broken), one that reaches the first frame of a makecontext
+ * coroutine 't' (truncated): only a walk that reaches the outermost
+ * frame is 'c'.
  *
  * The table: STK entries of {hash, state, tid, depth, end, count}, each
  * with room for DEPTH PCs, in anonymous memory made at start-up (pages
@@ -28,6 +36,13 @@
 #define STK_PROBES 32
 #define STK_NAMES 4096
 #define STK_DEFAULT_SLOTS 32768
+#define STK_CODE_SEGS 8          /* the program's executable segments kept */
+#define STK_BUFS (8 * (int)sizeof(unsigned long))   /* walks at once */
+/* the frame address hop() gives when it found the program's caller but
+   no frame record above it: not word aligned, so the walk stops there,
+   broken, instead of taking the end of the chain (0) for the outermost
+   frame */
+#define STK_NOFRAME ((uintptr_t)1)
 enum { STK_EMPTY, STK_FILLING, STK_READY };
 
 /* The walk reads words of the thread's stack that belong to no object of
@@ -63,12 +78,59 @@ static struct {
   uint32_t nnames;
   char exe[1024];                /* the program's path (/proc/self/exe) */
   uintptr_t entry;               /* the program's entry point (AT_ENTRY) */
+  uintptr_t code[STK_CODE_SEGS][2];   /* the program's executable segments */
+  int ncode;
+  uintptr_t co_start;            /* where makecontext's coroutines return, or 0 */
+  uintptr_t *bufs;               /* STK_BUFS buffers of depth PCs ... */
+  unsigned long busy;            /* ... bit k: buffer k holds a walk */
 } S;
 
 /* the thread's stack, and where its samples went (for stop_thread_timer) */
 static __thread uintptr_t stk_lo, stk_hi;
 static __thread uint32_t stk_nsamples, stk_name_slot;   /* slot + 1 */
 static __thread uint64_t stk_last;                      /* entry + 1 */
+
+/* The program's executable PT_LOAD segments (the first object). */
+static int stk_code_segs(struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void)size; (void)data;
+  for (int i = 0; i < info->dlpi_phnum && S.ncode < STK_CODE_SEGS; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz) continue;
+    S.code[S.ncode][0] = info->dlpi_addr + ph->p_vaddr;
+    S.code[S.ncode][1] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+    S.ncode++;
+  }
+  return 1;
+}
+
+/* Where a coroutine made by makecontext returns when its function ends
+   (the C library's trampoline): the return address of every such
+   coroutine's first frame, which has no caller.  Learnt by making one on
+   a scratch stack (nothing runs on it).  A weak reference: a static
+   program that makes no coroutine gets no makecontext. */
+#pragma weak makecontext
+static void stk_learn_coroutines(void)
+{
+  static uintptr_t stack[64];
+  static ucontext_t uc;
+  if (!makecontext) return;
+  uc.uc_stack.ss_sp = stack;
+  uc.uc_stack.ss_size = sizeof stack;
+  uc.uc_link = NULL;
+  makecontext(&uc, stk_learn_coroutines, 0);
+#if defined(__x86_64__)
+  uintptr_t sp = (uintptr_t)uc.uc_mcontext.gregs[REG_RSP];
+#elif defined(__i386__)
+  uintptr_t sp = (uintptr_t)uc.uc_mcontext.gregs[REG_ESP];
+#elif defined(__aarch64__)
+  S.co_start = (uintptr_t)uc.uc_mcontext.regs[30];
+  uintptr_t sp = 0;
+#else
+  uintptr_t sp = 0;
+#endif
+  if (sp >= (uintptr_t)stack && sp < (uintptr_t)(stack + 64)) S.co_start = *(const uintptr_t *)sp;
+}
 
 /* LIBPROF_STACKS's table, at start-up.  Returns 0 when out of memory. */
 static int stacks_init(int depth, uint64_t slots)
@@ -78,10 +140,14 @@ static int stacks_init(int depth, uint64_t slots)
   S.e = map_zero(slots * sizeof *S.e);
   S.pcs_bytes = slots * (size_t)depth * sizeof *S.pcs;
   S.pcs = map_zero(S.pcs_bytes);
-  if (!S.e || !S.pcs) { S.depth = 0; return 0; }
+  S.bufs = map_zero((size_t)STK_BUFS * (size_t)depth * sizeof *S.bufs);
+  if (!S.e || !S.pcs || !S.bufs) { S.depth = 0; return 0; }
   S.entry = (uintptr_t)getauxval(AT_ENTRY);
   ssize_t n = readlink("/proc/self/exe", S.exe, sizeof S.exe - 1);
   S.exe[n > 0 ? n : 0] = 0;
+  S.ncode = 0;
+  dl_iterate_phdr(stk_code_segs, NULL);
+  stk_learn_coroutines();
   return 1;
 }
 
@@ -105,6 +171,18 @@ static int in_text(uintptr_t a)
   return a - P.lowpc < P.textsize;
 }
 
+/* The end of the program's executable segment that holds [A - BEFORE,
+   A + AFTER), or 0: the bytes there can be read.  Every read of code
+   goes through this (the histogram's [lowpc, highpc) may span unmapped
+   holes: a program linked with -z max-page-size=0x200000). */
+static uintptr_t code_end(uintptr_t a, uintptr_t before, uintptr_t after)
+{
+  for (int k = 0; k < S.ncode; k++)
+    if (a >= S.code[k][0] && a - S.code[k][0] >= before && a <= S.code[k][1] && S.code[k][1] - a >= after)
+      return S.code[k][1];
+  return 0;
+}
+
 /* Is A in some object's text (the program's or one of the map's)? */
 static int in_some_text(uintptr_t a)
 {
@@ -119,7 +197,7 @@ static int in_some_text(uintptr_t a)
    text, i.e. does a call instruction end just before it? */
 STK_RAW static int returns_into_text(uintptr_t a)
 {
-  if (!in_text(a) || a - P.lowpc < 8) return 0;
+  if (!in_text(a) || !code_end(a, 8, 0)) return 0;
   /* libprof's own code is never a live frame of a recorded stack (a
      sample in it, or in what it calls, is dropped): a return into it is
      a dead frame's, left by start-up or a slow path, and taking it cut
@@ -173,7 +251,7 @@ STK_RAW static int calls_out(uintptr_t a)
 #if defined(__x86_64__) || defined(__i386__)
   uintptr_t t = direct_call_target(a);
   if (!t) return 1;                                          /* indirect */
-  if (!in_text(t) || t + 12 > P.highpc) return 1;
+  if (!in_text(t) || !code_end(t, 0, 12)) return 1;
   const unsigned char *q = past_endbr((const unsigned char *)t);
   if (q[0] == 0xf2) q++;                                     /* bnd */
   return q[0] == 0xff && (q[1] == 0x25 || q[1] == 0xa3);     /* jmp *GOT: a PLT stub */
@@ -183,7 +261,7 @@ STK_RAW static int calls_out(uintptr_t a)
   if ((i & 0xfc000000u) != 0x94000000u) return 1;            /* blr */
   int32_t imm = (int32_t)(i << 6) >> 6;
   uintptr_t t = a - 4 + (uintptr_t)((intptr_t)imm * 4);
-  if (!in_text(t) || t + 4 > P.highpc) return 1;
+  if (!in_text(t) || !code_end(t, 0, 4)) return 1;
   uint32_t j;
   memcpy(&j, (const void *)t, 4);
   return (j & 0x9f00001fu) == 0x90000010u;                   /* adrp x16: a PLT stub */
@@ -222,9 +300,14 @@ STK_RAW static uintptr_t scan_for_return(uintptr_t from, uintptr_t to, int out)
 STK_RAW static uintptr_t resync(uintptr_t a)
 {
   const uintptr_t w = sizeof(uintptr_t);
+  uintptr_t found = *(const uintptr_t *)a;
   for (uintptr_t b = a + w, k = 0; b + 2 * w <= stk_hi && k < STK_SCAN; b += w, k++) {
     uintptr_t up = ((const uintptr_t *)b)[0], ret = ((const uintptr_t *)b)[1];
-    if ((up == 0 || (up > b && up <= stk_hi - 2 * w && !(up & (w - 1)))) && returns_into_text(ret))
+    /* (a record returning where the found return does is a dead copy:
+       under AddressSanitizer, (0, it) above a 40 KB frame made stacks of
+       two frames, complete) */
+    if ((up == 0 || (up > b && up <= stk_hi - 2 * w && !(up & (w - 1)))) && ret != found
+        && returns_into_text(ret))
       return b;
   }
   return 0;
@@ -245,8 +328,9 @@ STK_RAW static int frame_gone(uintptr_t top, uintptr_t pc)
      function's own epilogue comes first, and the top word may be a dead
      return address left by an earlier call */
   const unsigned char *c = (const unsigned char *)pc;
+  uintptr_t lim = code_end(pc, 0, 0);
   int ends = 0;
-  for (int i = 0; i < 48 && pc + (uintptr_t)i + 1 < P.highpc; i++) {
+  for (int i = 0; i < 48 && pc + (uintptr_t)i + 1 < lim; i++) {
     if (c[i] == 0x5d || c[i] == 0xc9) return 0;
     if (c[i] == 0xc3 || c[i] == 0xe9 || (c[i] == 0xff && (c[i + 1] & 0x38) == 0x20)) {
       ends = 1;                                /* ret, jmp, jmp *: leaves */
@@ -256,7 +340,7 @@ STK_RAW static int frame_gone(uintptr_t top, uintptr_t pc)
   if (!ends) return 0;
   uintptr_t t = direct_call_target(top);
   if (!t) return 1;                                          /* indirect */
-  if (!in_text(t) || t + 8 > P.highpc) return 0;
+  if (!in_text(t) || !code_end(t, 0, 8)) return 0;
   const unsigned char *q = past_endbr((const unsigned char *)t);
   return q[0] == 0x55 || q[0] == 0xe8;
 }
@@ -264,7 +348,9 @@ STK_RAW static int frame_gone(uintptr_t top, uintptr_t pc)
 
 /* Does the chain of frame records from FP hold -- reach the outermost
    frame (0), a return into another object, or 256 frames -- without a
-   frame that is out of bounds, falls, or returns into no text? */
+   frame that is out of bounds, falls, or returns into no text (0 too:
+   the frame register of code without frame pointers may point at zeros
+   anywhere on the stack)? */
 STK_RAW static int chain_holds(uintptr_t fp)
 {
   const uintptr_t w = sizeof(uintptr_t);
@@ -272,7 +358,7 @@ STK_RAW static int chain_holds(uintptr_t fp)
     if (fp == 0) return 1;
     if (fp > stk_hi - 2 * w || (fp & (w - 1))) return 0;
     uintptr_t next = ((const uintptr_t *)fp)[0], ret = ((const uintptr_t *)fp)[1];
-    if (ret == 0 || (!in_text(ret) && in_some_text(ret))) return 1;
+    if (ret != 0 && !in_text(ret) && in_some_text(ret)) return 1;
     if (!in_text(ret) || (next != 0 && next <= fp)) return 0;
     fp = next;
   }
@@ -291,7 +377,10 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
 {
   const uintptr_t w = sizeof(uintptr_t);
   uintptr_t f = *fp;
-  if (f > from && f <= stk_hi - 2 * w && !(f & (w - 1)))
+  int f_ok = f > from && f <= stk_hi - 2 * w && !(f & (w - 1));
+  /* (and when the register is a frame record: code without frame
+     pointers may hold anything in it, an address on the stack too) */
+  if (f_ok && chain_holds(f))
     for (uintptr_t a = f - w, k = 0; a >= from && k < STK_SCAN; a -= w, k++) {
       uintptr_t v = *(const uintptr_t *)a;
       if (returns_into_text(v) && calls_out(v)) return v;
@@ -304,16 +393,28 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
   for (int tries = 0; tries < 4; tries++) {
     uintptr_t a = scan_for_return(from, from + STK_SCAN * w, 1);
     if (!a) break;
+    if (*(const uintptr_t *)a - S.entry < 64) {   /* the call in _start: the bottom */
+      *fp = 0;
+      return *(const uintptr_t *)a;
+    }
     uintptr_t r = resync(a);
-    if (chain_holds(r)) {
+    if (r && chain_holds(r)) {
       *fp = r;
+      return *(const uintptr_t *)a;
+    }
+    /* a frame wider than the scans (a 40 KB array between the return
+       and the frame record): the frame register, left alone by the code
+       without frame pointers, is the record above */
+    if (f_ok && f > a && chain_holds(f)) {
+      *fp = f;
       return *(const uintptr_t *)a;
     }
     if (!first) { first = a; first_fp = r; }
     from = a + w;
   }
   if (!first) return 0;
-  *fp = first_fp;
+  /* no record found (resync's 0) is not the outermost frame (0) */
+  *fp = first_fp ? first_fp : STK_NOFRAME;
   return *(const uintptr_t *)first;
 }
 
@@ -347,7 +448,9 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
   uintptr_t extra = 0;
   if (in_text(pc)) {
 #if defined(__x86_64__) || defined(__i386__)
-    const unsigned char *b = (const unsigned char *)pc;
+    /* (the interrupted PC is mapped, the bytes after it maybe not) */
+    static const unsigned char none[8];
+    const unsigned char *b = code_end(pc, 0, 5) ? (const unsigned char *)pc : none;
     int at_push = b[0] == 0x55 || (past_endbr(b) != b && b[4] == 0x55);
 #if defined(__x86_64__)
     int at_mov = b[0] == 0x48 && ((b[1] == 0x89 && b[2] == 0xe5) || (b[1] == 0x8b && b[2] == 0xec));
@@ -358,8 +461,8 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
     else if (at_mov && sp + 2 * w <= stk_hi) extra = *(const uintptr_t *)(sp + w);
     else if (sp + w <= stk_hi && frame_gone(*(const uintptr_t *)sp, pc)) extra = *(const uintptr_t *)sp;
 #elif defined(__aarch64__)
-    uint32_t i;
-    memcpy(&i, (const void *)pc, 4);
+    uint32_t i = 0;
+    if (code_end(pc, 0, 4)) memcpy(&i, (const void *)pc, 4);
     if ((i & 0xffc07fffu) == 0xa9807bfdu || i == 0xd65f03c0u) extra = lr;  /* stp x29, x30, [sp, #-N]!; ret */
 #endif
   } else {
@@ -368,6 +471,7 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
 #endif
     if (!extra) extra = hop(sp, &fp);
   }
+  if (extra && extra == S.co_start) { *end = 't'; return n; }   /* a coroutine's first frame */
   if (extra && in_some_text(extra) && n < max) {
     pcs[n++] = extra;
     if (!in_text(extra) && n < max) {
@@ -383,7 +487,13 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
     if (fp == 0) { *end = n > 1 ? 'c' : 'b'; return n; }   /* the leaf alone: junk */
     if (fp < lo || fp > stk_hi - 2 * w || (fp & (w - 1))) return n;
     uintptr_t next = ((const uintptr_t *)fp)[0], ret = ((const uintptr_t *)fp)[1];
-    if (ret == 0) { *end = 'c'; return n; }
+    /* (no outermost frame returns to 0: _start's call and a thread's
+       start are found otherwise; words of zeros are no frame record) */
+    if (ret == 0) return n;
+    /* a coroutine's first frame (makecontext): its stack has no more;
+       the frame register it started with is its creator's, whose frames
+       are no callers of these */
+    if (ret == S.co_start) { *end = 't'; return n; }
     if (!in_some_text(ret)) return n;
     if (!(n == 2 && extra == ret)) pcs[n++] = ret;   /* the leaf's caller, found twice */
     if (!in_text(ret) && n < max) {
@@ -417,6 +527,45 @@ static uint64_t stk_hash(uint32_t tid, char end, const uintptr_t *pcs, uint32_t 
   return h ? h : 1;
 }
 
+/* A system call of up to three arguments without the C library's
+   syscall(), which a program linked lazily reaches through the dynamic
+   linker's resolver the first time (see the top of this file). */
+static long stk_syscall3(long nr, long a, long b, long c)
+{
+  long r;
+#if defined(__x86_64__)
+  __asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+  register long x8 __asm__("x8") = nr, x0 __asm__("x0") = a, x1 __asm__("x1") = b, x2 __asm__("x2") = c;
+  __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+  r = x0;
+#elif defined(__i386__)
+  /* (ebx may be the PIC register: swapped in and out by hand) */
+  __asm__ volatile("xchg %%edi, %%ebx\n\tint $0x80\n\txchg %%edi, %%ebx"
+                   : "=a"(r) : "0"(nr), "D"(a), "c"(b), "d"(c) : "memory");
+#else
+  r = syscall(nr, a, b, c);
+#endif
+  return r;
+}
+
+/* N words from SRC to DST, or their comparison (0: equal), by loops the
+   compiler does not turn back into calls of memcpy or memcmp. */
+static void stk_copy(uintptr_t *dst, const uintptr_t *src, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++) {
+    dst[i] = src[i];
+    __asm__("" : : : "memory");
+  }
+}
+
+static int stk_differ(const uintptr_t *a, const uintptr_t *b, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++)
+    if (a[i] != b[i]) return 1;
+  return 0;
+}
+
 /* The thread's name, now and then (a name set after start is seen). */
 static void stk_name(uint32_t t)
 {
@@ -429,15 +578,14 @@ static void stk_name(uint32_t t)
     stk_name_slot = k;
   }
   char name[16] = { 0 };
-  syscall(SYS_prctl, PR_GET_NAME, name, 0, 0, 0);
-  memcpy(S.names[k - 1].name, name, sizeof name);
+  stk_syscall3(SYS_prctl, PR_GET_NAME, (long)name, 0);
+  for (int i = 0; i < 16; i++) S.names[k - 1].name[i] = name[i];
   __atomic_store_n(&S.names[k - 1].tid, t, __ATOMIC_RELEASE);
 }
 
-/* Counts N samples of the interrupted stack (from the signal handler). */
-static void stacks_record(const ucontext_t *uc, uintptr_t pc, uint32_t n)
+/* Walks into PCS (a buffer of S.depth words) and counts the stack. */
+static void stacks_store(const ucontext_t *uc, uintptr_t pc, uint32_t n, uintptr_t *pcs)
 {
-  uintptr_t pcs[S.depth];       /* on the interrupted thread's stack: no more than asked */
   char end;
   uint32_t depth = stacks_walk(uc, pc, pcs, &end);
   uint32_t t = (uint32_t)tid();
@@ -454,14 +602,14 @@ static void stacks_record(const ucontext_t *uc, uintptr_t pc, uint32_t n)
       e->tid = t;
       e->n = (uint16_t)depth;
       e->end = end;
-      memcpy(&S.pcs[k * (uint64_t)S.depth], pcs, depth * sizeof *pcs);
+      stk_copy(&S.pcs[k * (uint64_t)S.depth], pcs, depth);
       __atomic_store_n(&e->count, n, __ATOMIC_RELAXED);
       __atomic_store_n(&e->state, STK_READY, __ATOMIC_RELEASE);
       stk_last = k + 1;
       return;
     }
     if (st == STK_READY && e->hash == h && e->tid == t && e->n == depth && e->end == end
-        && !memcmp(&S.pcs[k * (uint64_t)S.depth], pcs, depth * sizeof *pcs)) {
+        && !stk_differ(&S.pcs[k * (uint64_t)S.depth], pcs, depth)) {
       __atomic_fetch_add(&e->count, n, __ATOMIC_RELAXED);
       stk_last = k + 1;
       return;
@@ -469,6 +617,26 @@ static void stacks_record(const ucontext_t *uc, uintptr_t pc, uint32_t n)
   }
   __atomic_fetch_add(&S.dropped, n, __ATOMIC_RELAXED);
   stk_last = 0;
+}
+
+/* Counts N samples of the interrupted stack (from the signal handler). */
+static void stacks_record(const ucontext_t *uc, uintptr_t pc, uint32_t n)
+{
+  /* the walk's buffer: one of STK_BUFS, not the stack (the thread may be
+     on a small one: a signal stack, a thread's of PTHREAD_STACK_MIN) */
+  unsigned long busy = __atomic_load_n(&S.busy, __ATOMIC_RELAXED), bit;
+  do {
+    if (busy == ~0UL) {          /* STK_BUFS threads walking at once */
+      __atomic_fetch_add(&S.samples, n, __ATOMIC_RELAXED);
+      __atomic_fetch_add(&S.dropped, n, __ATOMIC_RELAXED);
+      stk_last = 0;
+      return;
+    }
+    bit = ~busy & (busy + 1);    /* the lowest free one */
+  } while (!__atomic_compare_exchange_n(&S.busy, &busy, busy | bit, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+  uintptr_t *pcs = S.bufs + (size_t)__builtin_ctzl(bit) * (size_t)S.depth;
+  stacks_store(uc, pc, n, pcs);
+  __atomic_fetch_and(&S.busy, ~bit, __ATOMIC_RELEASE);
 }
 
 /* The samples stop_thread_timer credits to the thread's last bin go to
@@ -488,6 +656,7 @@ static void stacks_after_fork(void)
   madvise(S.e, (S.mask + 1) * sizeof *S.e, MADV_DONTNEED);   /* zero again */
   madvise(S.pcs, S.pcs_bytes, MADV_DONTNEED);
   S.samples = S.dropped = 0;
+  S.busy = 0;                    /* (walks of threads the child has not) */
   S.nnames = 0;
   stk_name_slot = 0;
   stk_nsamples = 0;
