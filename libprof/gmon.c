@@ -106,7 +106,7 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx);
 static void on_dump_signal(int sig);
 static void *helper_main(void *arg);
 static void cleanup(void);
-static int parse_signal(const char *s);
+static int parse_signal(const char *s, const char **why);
 static void settings(void);
 
 extern int __register_atfork(void (*)(void), void (*)(void), void (*)(void), void *);
@@ -131,6 +131,26 @@ static long whole_number(const char *s, long max)
     if (v > max) return -1;
   }
   return v;
+}
+
+/* The whole of S as a number of seconds written in decimal -- digits, a
+   fraction, an exponent (1.5, .25, 2e-3) -- or -1.  As for whole numbers,
+   nothing else is taken: no blank before or after, no sign, no hex, no
+   "inf" (strtod would take " 1", "0x10" and "inf", and not "1 "). */
+static double seconds(const char *s)
+{
+  const char *p = s;
+  int digits = 0;
+  for (; *p >= '0' && *p <= '9'; p++) digits++;
+  if (*p == '.') for (p++; *p >= '0' && *p <= '9'; p++) digits++;
+  if (!digits) return -1;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    if (*p < '0' || *p > '9') return -1;
+    while (*p >= '0' && *p <= '9') p++;
+  }
+  return *p ? -1 : strtod(s, NULL);
 }
 
 /* A variable of the environment the process was started with.  Under
@@ -180,14 +200,20 @@ static void settings(void)
     else reject("LIBPROF_OVERHEAD", v, "not drop, charge or report; dropping");
   }
   v = env("LIBPROF_DUMP_SIGNAL");
-  P.dump_signal = v ? parse_signal(v) : 0;
-  if (v && !P.dump_signal) reject("LIBPROF_DUMP_SIGNAL", v, "not a signal libprof can use; no snapshots on a signal");
+  P.dump_signal = 0;
+  if (v) {
+    const char *why;
+    P.dump_signal = parse_signal(v, &why);
+    if (why) {
+      say("libprof: LIBPROF_DUMP_SIGNAL=", v, ": ");
+      say(why, "; no snapshots on a signal\n", NULL);
+    }
+  }
   v = env("LIBPROF_INTERVAL");
   P.interval = 0;
   if (v) {
-    char *end;
-    double d = strtod(v, &end);
-    if (end == v || *end || !(d == 0 || (d >= 0.001 && d <= 1e9)))
+    double d = seconds(v);
+    if (!(d == 0 || (d >= 0.001 && d <= 1e9)))
       reject("LIBPROF_INTERVAL", v, "not 0 or a number of seconds from 0.001 to 1e9; no periodic snapshots");
     else P.interval = d;
   }
@@ -319,27 +345,55 @@ static void start(unsigned long lowpc, unsigned long highpc)
   in_libprof--;
 }
 
-/* LIBPROF_DUMP_SIGNAL: a number, or a name with or without "SIG". */
-static int parse_signal(const char *s)
+/* LIBPROF_DUMP_SIGNAL: a number, or a name with or without "SIG"; 0
+   with *WHY set when it is none, or one libprof must not take: a signal
+   the kernel sends for the program's own faults or failed writes (a
+   handler that returns runs the faulting instruction again, for ever:
+   SEGV, BUS, FPE, ILL, TRAP, SYS; or turns the program's end into an
+   error it may never check: PIPE, XFSZ), abort's (the profile at exit
+   would be lost), the uncatchable ones, SIGPROF (the program's profiling
+   timer), and the C library's own (32 and 33, under SIGRTMIN).  Numbers
+   as names: before, "SIGSEGV" was refused and "11" taken. */
+static int parse_signal(const char *s, const char **why)
 {
   static const struct { const char *name; int sig; } names[] = {
-    { "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "USR1", SIGUSR1 },
-    { "USR2", SIGUSR2 }, { "TERM", SIGTERM }, { "ALRM", SIGALRM }, { "CONT", SIGCONT },
-    { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU }, { "URG", SIGURG },
-    { "WINCH", SIGWINCH }, { "PWR", SIGPWR }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
+    { "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL },
+    { "TRAP", SIGTRAP }, { "ABRT", SIGABRT }, { "IOT", SIGABRT }, { "BUS", SIGBUS },
+    { "FPE", SIGFPE }, { "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV },
+    { "USR2", SIGUSR2 }, { "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
+    { "CHLD", SIGCHLD }, { "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP },
+    { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU }, { "URG", SIGURG }, { "XCPU", SIGXCPU },
+    { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM }, { "PROF", SIGPROF }, { "WINCH", SIGWINCH },
+    { "IO", SIGIO }, { "POLL", SIGIO }, { "PWR", SIGPWR }, { "SYS", SIGSYS },
   };
-  char *end;
-  long n = strtol(s, &end, 10);
-  if (end != s && !*end)
-    return n > 0 && n < NSIG && n != SIGPROF && n != SIGKILL && n != SIGSTOP ? (int)n : 0;
-  if (!strncmp(s, "SIG", 3)) s += 3;
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (!strcmp(s, names[i].name)) return names[i].sig;
-  if (!strncmp(s, "RTMIN+", 6)) {
-    n = strtol(s + 6, &end, 10);
-    if (end != s + 6 && !*end && n >= 0 && SIGRTMIN + n <= SIGRTMAX) return SIGRTMIN + (int)n;
+  long n = whole_number(s, NSIG - 1);
+  if (n < 0) {
+    const char *name = strncmp(s, "SIG", 3) ? s : s + 3;
+    for (size_t i = 0; n < 0 && i < sizeof names / sizeof *names; i++)
+      if (!strcmp(name, names[i].name)) n = names[i].sig;
+    if (n < 0 && !strncmp(name, "RTMIN+", 6) && (n = whole_number(name + 6, SIGRTMAX - SIGRTMIN)) >= 0)
+      n += SIGRTMIN;
+    if (n < 0 && !strncmp(name, "RTMAX-", 6) && (n = whole_number(name + 6, SIGRTMAX - SIGRTMIN)) >= 0)
+      n = SIGRTMAX - n;
+    if (!strcmp(name, "RTMIN")) n = SIGRTMIN;
+    if (!strcmp(name, "RTMAX")) n = SIGRTMAX;
   }
-  return 0;
+  *why = NULL;
+  switch (n) {
+  case SIGSEGV: case SIGBUS: case SIGFPE: case SIGILL: case SIGTRAP: case SIGSYS:
+    *why = "a signal of the program's own faults (a handler that returns runs the fault again)";
+    break;
+  case SIGPIPE: case SIGXFSZ:
+    *why = "a signal of the program's own failed writes";
+    break;
+  case SIGABRT: *why = "abort's signal (the profile at exit would be lost)"; break;
+  case SIGKILL: case SIGSTOP: *why = "a signal no handler can take"; break;
+  case SIGPROF: *why = "the program's profiling timer's signal"; break;
+  default:
+    if (n <= 0) *why = "not a signal number or name";
+    else if (n < SIGRTMIN && n > 31) *why = "one of the C library's own signals";
+  }
+  return *why ? 0 : (int)n;
 }
 
 __attribute__((used)) static void do_monstartup(unsigned long lowpc, unsigned long highpc)
