@@ -30,8 +30,9 @@
  * memory, so it can be done from a signal handler: fatal signals whose
  * disposition was the default write the profile, restore the default and
  * re-raise.  Snapshots (LIBPROF_DUMP_SIGNAL, LIBPROF_INTERVAL) are
- * written by a helper thread that sleeps on a pipe (a semaphore would
- * pull glibc code into static programs whose symbols gprof mishandles).
+ * written by a helper thread that sleeps on a futex (a pipe's descriptors
+ * are the program's to close and reuse; a semaphore would pull glibc code
+ * into static programs whose symbols gprof mishandles).
  *
  * Locks.  The list of tables, the free list and the shared table are
  * guarded by a spin lock that records its owner, so code running in a
@@ -322,18 +323,12 @@ static void start(unsigned long lowpc, unsigned long highpc)
       sigaction(fatal_signals[i], &sa, NULL);
     }
   }
-  if ((P.dump_signal || P.interval) && pipe2(P.wake, O_CLOEXEC | O_NONBLOCK) != 0) {
-    P.dump_signal = 0;
-    P.interval = 0;
-  }
-  if (P.dump_signal || P.interval) {
-    if (P.dump_signal) {
-      memset(&sa, 0, sizeof sa);
-      sa.sa_handler = on_dump_signal;
-      sa.sa_flags = SA_RESTART;
-      sigemptyset(&sa.sa_mask);
-      sigaction(P.dump_signal, &sa, NULL);
-    }
+  if (P.dump_signal) {
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_dump_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(P.dump_signal, &sa, NULL);
   }
   if (P.stack_depth && !stacks_init(P.stack_depth, P.stack_slots))
     say("libprof: out of memory for LIBPROF_STACKS; no stacks\n", NULL, NULL);
@@ -501,6 +496,7 @@ static void write_final(int patience_ms)
     counting(0);
     write_default(1);
     report_lost();
+    report_signal(P.overhead == OV_REPORT);
   }
   lock_give(&P.write_lock, taken);
   in_libprof--;
@@ -538,11 +534,24 @@ static int do_dump(const char *path)
   return snapshot(path);
 }
 
+/* The helper sleeps on a futex word, P.wake, which LIBPROF_DUMP_SIGNAL's
+   handler raises (a raw system call: no descriptor, and no sem_* code in
+   static programs).  A pipe was used before: its two descriptors were
+   ordinary ones, so a program that closes every descriptor and opens its
+   own (a daemon) had its input read dry by the helper and a NUL byte
+   written into its output, and with the read end closed the helper's
+   poll returned at once, a snapshot each time. */
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *t)
+{
+  return syscall(SYS_futex, word, op, val, t, NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
 static void on_dump_signal(int sig)
 {
   (void)sig;
   int e = errno;
-  if (write(P.wake[1], "", 1) < 0) { /* full: a snapshot is due anyway */ }
+  __atomic_add_fetch(&P.wake, 1, __ATOMIC_RELEASE);
+  futex(&P.wake, FUTEX_WAKE_PRIVATE, 1, NULL);
   errno = e;
 }
 
@@ -551,24 +560,32 @@ static void *helper_main(void *arg)
   (void)arg;
   in_libprof = 1;
   spawned();
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  double next = (double)now.tv_sec + (double)now.tv_nsec / 1e9 + P.interval;
+  uint32_t seen = __atomic_load_n(&P.wake, __ATOMIC_ACQUIRE);
+  /* the next periodic snapshot, an absolute time (CLOCK_MONOTONIC) */
+  struct timespec next;
+  clock_gettime(CLOCK_MONOTONIC, &next);
+  const long long step = P.interval ? (long long)(P.interval * 1e9 + 0.5) : 0;
   for (;;) {
-    int ms = -1;
-    if (P.interval) {
-      clock_gettime(CLOCK_MONOTONIC, &now);
-      double left = next - ((double)now.tv_sec + (double)now.tv_nsec / 1e9);
-      ms = left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1000 + 0.5);
+    if (step) {
+      long long ns = next.tv_nsec + step % 1000000000LL;
+      next.tv_sec += (time_t)(step / 1000000000LL + ns / 1000000000LL);
+      next.tv_nsec = (long)(ns % 1000000000LL);
     }
-    struct pollfd pf = { P.wake[0], POLLIN, 0 };
-    int r = poll(&pf, 1, ms);
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) next += P.interval;   /* a periodic snapshot is due */
-    char drain[64];
-    while (r > 0 && read(P.wake[0], drain, sizeof drain) > 0) {}
+    for (;;) {
+      long r = futex(&P.wake, FUTEX_WAIT_BITSET_PRIVATE, seen, step ? &next : NULL);
+      uint32_t now = __atomic_load_n(&P.wake, __ATOMIC_ACQUIRE);
+      if (now != seen) { seen = now; break; }          /* the signal */
+      if (r < 0 && errno == ETIMEDOUT) break;           /* the interval */
+    }
     if (P.final) return NULL;
     snapshot(NULL);
+    if (step) {
+      /* a snapshot longer than the interval: the next one an interval
+         after it ends, not at once to catch up */
+      struct timespec t;
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if (t.tv_sec > next.tv_sec || (t.tv_sec == next.tv_sec && t.tv_nsec > next.tv_nsec)) next = t;
+    }
   }
 }
 
@@ -629,12 +646,9 @@ static void child_after_fork(void)
       start_poller();
     }
     have_timer = 0;              /* timers are not inherited */
+    timers_after_fork();
     if (__prof_tab) start_thread_timer();
-    if (P.helper) {
-      close(P.wake[0]);          /* a pipe of its own, not the parent's */
-      close(P.wake[1]);
-      P.helper = pipe2(P.wake, O_CLOEXEC | O_NONBLOCK) == 0 && spawn(helper_main);
-    }
+    if (P.helper) P.helper = spawn(helper_main);
   }
   in_libprof--;
 }
@@ -664,5 +678,7 @@ PUBLIC(mcleanup, mcleanup)
 PUBLIC(libprof_dump, dump)
 PUBLIC(pthread_sigmask, pthread_sigmask)
 PUBLIC(sigprocmask, sigprocmask)
+PUBLIC(sigaction, sigaction)
+PUBLIC(signal, signal)
 PUBLIC(prctl, prctl)
 
