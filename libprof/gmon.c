@@ -65,8 +65,10 @@ static prof_tab *thread_attach(void)
   if (t) return t;
   t = count_take();
   if (!t) return NULL;
+  int k = outside_begin();        /* these may allocate: see base.c */
   pthread_setspecific(tab_key, t);
   stacks_thread_bounds();
+  outside_end(k);
   start_thread_timer();
   return t;
 }

@@ -95,5 +95,7 @@ static struct {
   dev_t dev;
   ino_t ino;
   char name[4096];
-} early = { -1, -1, 0, 0, 0, "" };
+  dev_t err_dev;                 /* what err_fd was: a program that closes */
+  ino_t err_ino;                 /* every descriptor may reuse its number */
+} early = { -1, -1, 0, 0, 0, "", 0, 0 };
 
