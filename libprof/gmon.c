@@ -562,7 +562,9 @@ static void *helper_main(void *arg)
   (void)arg;
   in_libprof = 1;
   spawned();
-  uint32_t seen = __atomic_load_n(&P.wake, __ATOMIC_ACQUIRE);
+  /* from 0, where the word starts (start, fork): a signal that came
+     before this thread ran is still seen as one */
+  uint32_t seen = 0;
   /* the next periodic snapshot, an absolute time (CLOCK_MONOTONIC) */
   struct timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
@@ -650,7 +652,10 @@ static void child_after_fork(void)
     have_timer = 0;              /* timers are not inherited */
     timers_after_fork();
     if (__prof_tab) start_thread_timer();
-    if (P.helper) P.helper = spawn(helper_main);
+    if (P.helper) {
+      P.wake = 0;                /* the parent's signals were the parent's */
+      P.helper = spawn(helper_main);
+    }
   }
   in_libprof--;
 }
