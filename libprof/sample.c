@@ -18,6 +18,19 @@
    program's.  libprof's own masks go straight to the kernel. */
 static void move_sampling(int from);
 
+/* The real-time signals the program uses (bit S - 1): those it gave a
+   disposition, or blocked by name (a mask that does not block every
+   real-time signal).  libprof never moves its sampling to one of them: a
+   signal the program blocks to wait for it with sigwaitinfo stays at
+   SIG_DFL, yet is the program's. */
+static uint64_t rt_taken;
+
+static void take_rt(int sig)
+{
+  if (sig >= SIGRTMIN && sig <= SIGRTMAX && sig <= 64)
+    __atomic_fetch_or(&rt_taken, (uint64_t)1 << (sig - 1), __ATOMIC_RELAXED);
+}
+
 /* SET blocks every real-time signal (a thread blocking all signals) */
 static int blocks_all_rt(const sigset_t *set)
 {
@@ -33,10 +46,12 @@ static int user_sigmask(int how, const sigset_t *set, sigset_t *old)
     s = *set;
     mask_del(&s, 32);            /* glibc's cancellation and set*id signals */
     mask_del(&s, 33);
-    int mine = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE);
+    int mine = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE), named = !blocks_all_rt(&s);
+    for (int r = SIGRTMIN; named && r <= SIGRTMAX; r++)
+      if (r != mine && sigismember(&s, r) == 1) take_rt(r);
     /* a mask that blocks libprof's signal but not every real-time one
        names it: the program wants it for itself (sigwaitinfo, signalfd) */
-    if (mine && P.hz && sigismember(&s, mine) == 1 && !blocks_all_rt(&s)) {
+    if (mine && P.hz && sigismember(&s, mine) == 1 && named) {
       move_sampling(mine);
       mine = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE);
     }
@@ -138,9 +153,8 @@ static struct {
   treg *e;
   int cap, used, free;
   int moves, from, to;           /* the last move: from the program's signal to ours (0: none left) */
-  uint64_t claimed;              /* bit S - 1: the program took signal S; never ours again */
   uint64_t down_ns;              /* process CPU time when sampling stopped (no signal left) */
-} T = { 0, NULL, 0, 0, -1, 0, 0, 0, 0, 0 };
+} T = { 0, NULL, 0, 0, -1, 0, 0, 0, 0 };
 static __thread int my_treg;     /* 1 + this thread's entry, 0 none */
 
 static void timers_enter(sigset_t *old)
@@ -278,13 +292,14 @@ static int deliverable(int s)
 }
 
 /* The highest real-time signal, from SIGRTMAX down, that is still at
-   its default, is not LIBPROF_DUMP_SIGNAL, FROM, nor one the program has
-   taken, and can be delivered, with SA as its handler; 0 if none. */
+   its default, is not LIBPROF_DUMP_SIGNAL, FROM, nor one the program uses
+   (rt_taken), and can be delivered, with SA as its handler; 0 if none. */
 static int free_rt_signal(const struct sigaction *sa, int from)
 {
   for (int s = SIGRTMAX; s >= SIGRTMIN; s--) {
     struct sigaction old;
-    if (s == P.dump_signal || s == from || (T.claimed >> (s - 1) & 1) || sigaction(s, NULL, &old) != 0)
+    if (s == P.dump_signal || s == from || (__atomic_load_n(&rt_taken, __ATOMIC_RELAXED) >> (s - 1) & 1)
+        || sigaction(s, NULL, &old) != 0)
       continue;
     if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL && sigaction(s, sa, NULL) == 0) {
       if (deliverable(s)) return s;
@@ -324,7 +339,7 @@ static void move_sampling(int from)
     timers_leave(&old);          /* moved already */
     return;
   }
-  T.claimed |= (uint64_t)1 << (from - 1);
+  take_rt(from);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigprof;
@@ -393,6 +408,7 @@ __attribute__((used)) static int do_sigaction(int sig, const struct sigaction *a
 static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
   int mine = is_mine(sig);
+  if (act) take_rt(sig);
   if (mine && act) move_sampling(sig);
   int r = sigaction(sig, act, old);
   if (r == 0 && mine && old) {
@@ -414,6 +430,7 @@ __attribute__((used)) static __sighandler_t do_signal(int sig, __sighandler_t ha
 static __sighandler_t do_signal(int sig, __sighandler_t handler)
 {
   int mine = is_mine(sig);
+  take_rt(sig);
   if (mine) move_sampling(sig);
   __sighandler_t r;
   if (libc_signal) {

@@ -2,7 +2,9 @@
    its sampling signal at start-up (the highest one still at its default):
    two worker threads start burning CPU, then main takes SIGRTMAX
    (argv[1]: "sigaction", "signal"), blocks it and waits for it with
-   sigtimedwait ("block"), or takes every real-time signal ("all");
+   sigtimedwait ("block"), or takes every real-time signal ("all"); or
+   ("other") blocks SIGRTMAX-1 to wait for it, then takes SIGRTMAX with
+   sigaction: libprof must not move to SIGRTMAX-1, still at its default;
    main then burns CPU too.  Each signal it takes must be one the program
    sent itself: it prints "stray N" (signals its handlers got that it did
    not send) and the process's CPU time on stderr, so the test can see
@@ -67,6 +69,12 @@ int main(int argc, char **argv)
     if (signal(SIGRTMAX, on_rt_plain) != SIG_DFL) bad = 1;
   } else if (!strcmp(how, "all")) {
     for (int s = SIGRTMIN; s <= SIGRTMAX; s++) sigaction(s, &sa, NULL);
+  } else if (!strcmp(how, "other")) {
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, SIGRTMAX - 1);
+    sigprocmask(SIG_BLOCK, &one, NULL);
+    sigaction(SIGRTMAX, &sa, NULL);
   } else if (!strcmp(how, "block")) {
     sigset_t one;
     sigemptyset(&one);
@@ -74,16 +82,17 @@ int main(int argc, char **argv)
     sigprocmask(SIG_BLOCK, &one, NULL);
   }
   burn();
-  if (!strcmp(how, "block")) {              /* its own signals, every one */
-    for (int i = 0; i < 5; i++) sigqueue(getpid(), SIGRTMAX, v);
+  if (!strcmp(how, "block") || !strcmp(how, "other")) {   /* its own signals, every one */
+    int w = !strcmp(how, "block") ? SIGRTMAX : SIGRTMAX - 1;
+    for (int i = 0; i < 5; i++) sigqueue(getpid(), w, v);
     sigset_t one;
     sigemptyset(&one);
-    sigaddset(&one, SIGRTMAX);
+    sigaddset(&one, w);
     struct timespec zero = { 0, 0 };
     siginfo_t si;
     for (int i = 0; i < 5; i++)
-      if (sigtimedwait(&one, &si, &zero) != SIGRTMAX || si.si_value.sival_int != 4242) bad = 1;
-    while (sigtimedwait(&one, &si, &zero) == SIGRTMAX) stray++;
+      if (sigtimedwait(&one, &si, &zero) != w || si.si_value.sival_int != 4242) bad = 1;
+    while (sigtimedwait(&one, &si, &zero) == w) stray++;
   } else if (strcmp(how, "signal")) {
     sigqueue(getpid(), SIGRTMAX, v);          /* one of its own: delivered to its handler */
     if (!mine) nanosleep(&wait, NULL);
