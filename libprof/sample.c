@@ -324,11 +324,33 @@ static uint64_t process_cpu_ns(void)
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Thread T has signal SIG pending in its own queue (/proc's SigPnd). */
+static int pending_for(pid_t t, int sig)
+{
+  char path[64], buf[4096];
+  make_name(path, sizeof path, "/proc/self/task/", NULL, t);
+  size_t len = strlen(path);
+  make_name(path + len, sizeof path - len, "/status", NULL, -1);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  const char *p = strstr(buf, "\nSigPnd:");
+  if (!p) return 0;
+  for (p += 8; *p == ' ' || *p == '\t'; p++) {}
+  uint64_t bits = 0;
+  for (; (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'); p++)
+    bits = bits << 4 | (uint64_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
+  return (int)(bits >> (sig - 1) & 1);
+}
+
 /* The program takes FROM, libprof's sampling signal, for itself (its
    sigaction, signal, or a mask naming it): sampling moves to another free
    real-time signal and every thread's timer is re-armed on it, before
-   the program's handler is installed (a deleted timer's pending signal
-   goes with it, so the program never gets one of libprof's).  With no
+   the program's handler is installed, and once no thread has one of
+   libprof's signals still queued, so the program never gets one.  With no
    signal left, sampling stops (the CPU time from then on is reported at
    exit as not sampled).  LIBPROF_OVERHEAD=report says which. */
 static void move_sampling(int from)
@@ -352,6 +374,19 @@ static void move_sampling(int from)
     if (!e->tid || !e->live) continue;
     timer_delete(e->id);
     e->live = to && arm_timer(e->tid, to, &e->id);
+  }
+  /* a deleted timer's signal already queued stays queued (measured):
+     until every other thread has taken it -- libprof's handler is still
+     the one installed -- the program's is not (200 ms at most: a thread
+     that blocks it for good keeps it); this thread takes its own when
+     its mask comes back */
+  struct timespec ms = { 0, 1000000 };
+  for (int round = 0; round < 200; round++) {
+    int any = 0;
+    for (int k = 0; k < T.used && !any; k++)
+      any = T.e[k].tid && T.e[k].tid != tid() && pending_for(T.e[k].tid, from);
+    if (!any) break;
+    nanosleep(&ms, NULL);
   }
   if (!to) T.down_ns = process_cpu_ns();
   T.moves++;

@@ -5,6 +5,9 @@
    sigtimedwait ("block"), or takes every real-time signal ("all"); or
    ("other") blocks SIGRTMAX-1 to wait for it, then takes SIGRTMAX with
    sigaction: libprof must not move to SIGRTMAX-1, still at its default;
+   or ("late") takes SIGRTMAX with sigaction while a third thread has
+   every signal blocked by a raw system call (so one of libprof's timer
+   signals is queued for it, to be taken only when it unblocks);
    main then burns CPU too.  Each signal it takes must be one the program
    sent itself: it prints "stray N" (signals its handlers got that it did
    not send) and the process's CPU time on stderr, so the test can see
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static volatile unsigned long sink;
@@ -38,6 +42,21 @@ static void burn(void)
 
 static void *work(void *arg) { (void)arg; burn(); return NULL; }
 
+static double wall(void) { return cpu(CLOCK_MONOTONIC); }
+
+static void *work_masked(void *arg)
+{
+  (void)arg;
+  sigset_t all, old;
+  sigfillset(&all);
+  syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, (size_t)8);
+  double t0 = wall();
+  while (wall() - t0 < 0.15) spin(200000);
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, (size_t)8);
+  burn();
+  return NULL;
+}
+
 static void on_rt(int sig, siginfo_t *si, void *ctx)
 {
   (void)sig; (void)ctx;
@@ -50,8 +69,9 @@ int main(int argc, char **argv)
 {
   const char *how = argc > 1 ? argv[1] : "sigaction";
   if (argc > 2) secs = atof(argv[2]);
-  pthread_t t[2];
-  for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, work, NULL);
+  pthread_t t[3];
+  int nt = strcmp(how, "late") ? 2 : 3;
+  for (int i = 0; i < nt; i++) pthread_create(&t[i], NULL, i < 2 ? work : work_masked, NULL);
   struct timespec wait = { 0, 50000000 };
   nanosleep(&wait, NULL);                     /* the workers are being sampled */
   struct sigaction sa;
@@ -61,7 +81,7 @@ int main(int argc, char **argv)
   sigemptyset(&sa.sa_mask);
   int bad = 0;
   union sigval v = { .sival_int = 4242 };
-  if (!strcmp(how, "sigaction")) {
+  if (!strcmp(how, "sigaction") || !strcmp(how, "late")) {
     struct sigaction old;
     sigaction(SIGRTMAX, &sa, &old);
     if (old.sa_handler != SIG_DFL) bad = 1;   /* as without profiling */
@@ -98,7 +118,7 @@ int main(int argc, char **argv)
     if (!mine) nanosleep(&wait, NULL);
     if (mine != 1) bad = 1;
   }
-  for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+  for (int i = 0; i < nt; i++) pthread_join(t[i], NULL);
   printf("stray %d\n", (int)stray);
   fprintf(stderr, "%.3f\n", cpu(CLOCK_PROCESS_CPUTIME_ID));
   return bad;

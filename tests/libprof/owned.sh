@@ -97,7 +97,7 @@ cc -O1 -pg "$here/claim.c" -o claim $lp
 cc -O1 -pg "$here/claim.c" -o claim_so -L"$top/libprof/shared" -lprof -lpthread -Wl,-rpath,"$top/libprof/shared"
 st=""; [ "$(uname -m)" = x86_64 ] && cc -O1 -static -pg "$here/claim.c" -o claim_st $lp && st=claim_st
 for b in claim claim_so $st; do
-  for m in sigaction signal block other; do
+  for m in sigaction signal block other late; do
     rm -f gmon.out
     out=$(LIBPROF_OVERHEAD=report ./$b $m 2> claim.err); rc=$?
     cpu=$(grep -E '^[0-9.]+$' claim.err)
@@ -107,7 +107,7 @@ for b in claim claim_so $st; do
       && grep -q "^libprof: the program took signal [0-9]* for itself; sampling moved to signal [0-9]*" claim.err || ok=1
   done
 done
-say $ok "a program taking SIGRTMAX (libprof's signal at start-up) with sigaction, signal, or a mask for sigtimedwait, or SIGRTMAX-1 too (blocked, at its default), while 2 threads run: none of libprof's signals reach it, its own all do, sampling moves on, share >= 0.9 (binary/how:status:stray:share$res)"
+say $ok "a program taking SIGRTMAX (libprof's signal at start-up) with sigaction, signal, or a mask for sigtimedwait, or SIGRTMAX-1 too (blocked, at its default), or while a thread has every signal blocked (one of libprof's queued for it), while 2 threads run: none of libprof's signals reach it, its own all do, sampling moves on, share >= 0.9 (binary/how:status:stray:share$res)"
 rm -f gmon.out
 out=$(./claim all 2> claim.err); rc=$?
 line=$(grep '^libprof:' claim.err)
