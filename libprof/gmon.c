@@ -30,8 +30,9 @@
  * memory, so it can be done from a signal handler: fatal signals whose
  * disposition was the default write the profile, restore the default and
  * re-raise.  Snapshots (LIBPROF_DUMP_SIGNAL, LIBPROF_INTERVAL) are
- * written by a helper thread that sleeps on a pipe (a semaphore would
- * pull glibc code into static programs whose symbols gprof mishandles).
+ * written by a helper thread that sleeps on a futex (a pipe's descriptors
+ * are the program's to close and reuse; a semaphore would pull glibc code
+ * into static programs whose symbols gprof mishandles).
  *
  * Locks.  The list of tables, the free list and the shared table are
  * guarded by a spin lock that records its owner, so code running in a
@@ -64,8 +65,10 @@ static prof_tab *thread_attach(void)
   if (t) return t;
   t = count_take();
   if (!t) return NULL;
+  int k = outside_begin();        /* these may allocate: see base.c */
   pthread_setspecific(tab_key, t);
   stacks_thread_bounds();
+  outside_end(k);
   start_thread_timer();
   return t;
 }
@@ -106,7 +109,7 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx);
 static void on_dump_signal(int sig);
 static void *helper_main(void *arg);
 static void cleanup(void);
-static int parse_signal(const char *s);
+static int parse_signal(const char *s, const char **why);
 static void settings(void);
 
 extern int __register_atfork(void (*)(void), void (*)(void), void (*)(void), void *);
@@ -131,6 +134,26 @@ static long whole_number(const char *s, long max)
     if (v > max) return -1;
   }
   return v;
+}
+
+/* The whole of S as a number of seconds written in decimal -- digits, a
+   fraction, an exponent (1.5, .25, 2e-3) -- or -1.  As for whole numbers,
+   nothing else is taken: no blank before or after, no sign, no hex, no
+   "inf" (strtod would take " 1", "0x10" and "inf", and not "1 "). */
+static double seconds(const char *s)
+{
+  const char *p = s;
+  int digits = 0;
+  for (; *p >= '0' && *p <= '9'; p++) digits++;
+  if (*p == '.') for (p++; *p >= '0' && *p <= '9'; p++) digits++;
+  if (!digits) return -1;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    if (*p < '0' || *p > '9') return -1;
+    while (*p >= '0' && *p <= '9') p++;
+  }
+  return *p ? -1 : strtod(s, NULL);
 }
 
 /* A variable of the environment the process was started with.  Under
@@ -180,14 +203,20 @@ static void settings(void)
     else reject("LIBPROF_OVERHEAD", v, "not drop, charge or report; dropping");
   }
   v = env("LIBPROF_DUMP_SIGNAL");
-  P.dump_signal = v ? parse_signal(v) : 0;
-  if (v && !P.dump_signal) reject("LIBPROF_DUMP_SIGNAL", v, "not a signal libprof can use; no snapshots on a signal");
+  P.dump_signal = 0;
+  if (v) {
+    const char *why;
+    P.dump_signal = parse_signal(v, &why);
+    if (why) {
+      say("libprof: LIBPROF_DUMP_SIGNAL=", v, ": ");
+      say(why, "; no snapshots on a signal\n", NULL);
+    }
+  }
   v = env("LIBPROF_INTERVAL");
   P.interval = 0;
   if (v) {
-    char *end;
-    double d = strtod(v, &end);
-    if (end == v || *end || !(d == 0 || (d >= 0.001 && d <= 1e9)))
+    double d = seconds(v);
+    if (!(d == 0 || (d >= 0.001 && d <= 1e9)))
       reject("LIBPROF_INTERVAL", v, "not 0 or a number of seconds from 0.001 to 1e9; no periodic snapshots");
     else P.interval = d;
   }
@@ -296,18 +325,12 @@ static void start(unsigned long lowpc, unsigned long highpc)
       sigaction(fatal_signals[i], &sa, NULL);
     }
   }
-  if ((P.dump_signal || P.interval) && pipe2(P.wake, O_CLOEXEC | O_NONBLOCK) != 0) {
-    P.dump_signal = 0;
-    P.interval = 0;
-  }
-  if (P.dump_signal || P.interval) {
-    if (P.dump_signal) {
-      memset(&sa, 0, sizeof sa);
-      sa.sa_handler = on_dump_signal;
-      sa.sa_flags = SA_RESTART;
-      sigemptyset(&sa.sa_mask);
-      sigaction(P.dump_signal, &sa, NULL);
-    }
+  if (P.dump_signal) {
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_dump_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(P.dump_signal, &sa, NULL);
   }
   if (P.stack_depth && !stacks_init(P.stack_depth, P.stack_slots))
     say("libprof: out of memory for LIBPROF_STACKS; no stacks\n", NULL, NULL);
@@ -351,27 +374,55 @@ __attribute__((constructor)) static void ready_ctor(void)
 }
 #endif
 
-/* LIBPROF_DUMP_SIGNAL: a number, or a name with or without "SIG". */
-static int parse_signal(const char *s)
+/* LIBPROF_DUMP_SIGNAL: a number, or a name with or without "SIG"; 0
+   with *WHY set when it is none, or one libprof must not take: a signal
+   the kernel sends for the program's own faults or failed writes (a
+   handler that returns runs the faulting instruction again, for ever:
+   SEGV, BUS, FPE, ILL, TRAP, SYS; or turns the program's end into an
+   error it may never check: PIPE, XFSZ), abort's (the profile at exit
+   would be lost), the uncatchable ones, SIGPROF (the program's profiling
+   timer), and the C library's own (32 and 33, under SIGRTMIN).  Numbers
+   as names: before, "SIGSEGV" was refused and "11" taken. */
+static int parse_signal(const char *s, const char **why)
 {
   static const struct { const char *name; int sig; } names[] = {
-    { "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "USR1", SIGUSR1 },
-    { "USR2", SIGUSR2 }, { "TERM", SIGTERM }, { "ALRM", SIGALRM }, { "CONT", SIGCONT },
-    { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU }, { "URG", SIGURG },
-    { "WINCH", SIGWINCH }, { "PWR", SIGPWR }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
+    { "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL },
+    { "TRAP", SIGTRAP }, { "ABRT", SIGABRT }, { "IOT", SIGABRT }, { "BUS", SIGBUS },
+    { "FPE", SIGFPE }, { "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV },
+    { "USR2", SIGUSR2 }, { "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
+    { "CHLD", SIGCHLD }, { "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP },
+    { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU }, { "URG", SIGURG }, { "XCPU", SIGXCPU },
+    { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM }, { "PROF", SIGPROF }, { "WINCH", SIGWINCH },
+    { "IO", SIGIO }, { "POLL", SIGIO }, { "PWR", SIGPWR }, { "SYS", SIGSYS },
   };
-  char *end;
-  long n = strtol(s, &end, 10);
-  if (end != s && !*end)
-    return n > 0 && n < NSIG && n != SIGPROF && n != SIGKILL && n != SIGSTOP ? (int)n : 0;
-  if (!strncmp(s, "SIG", 3)) s += 3;
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (!strcmp(s, names[i].name)) return names[i].sig;
-  if (!strncmp(s, "RTMIN+", 6)) {
-    n = strtol(s + 6, &end, 10);
-    if (end != s + 6 && !*end && n >= 0 && SIGRTMIN + n <= SIGRTMAX) return SIGRTMIN + (int)n;
+  long n = whole_number(s, NSIG - 1);
+  if (n < 0) {
+    const char *name = strncmp(s, "SIG", 3) ? s : s + 3;
+    for (size_t i = 0; n < 0 && i < sizeof names / sizeof *names; i++)
+      if (!strcmp(name, names[i].name)) n = names[i].sig;
+    if (n < 0 && !strncmp(name, "RTMIN+", 6) && (n = whole_number(name + 6, SIGRTMAX - SIGRTMIN)) >= 0)
+      n += SIGRTMIN;
+    if (n < 0 && !strncmp(name, "RTMAX-", 6) && (n = whole_number(name + 6, SIGRTMAX - SIGRTMIN)) >= 0)
+      n = SIGRTMAX - n;
+    if (!strcmp(name, "RTMIN")) n = SIGRTMIN;
+    if (!strcmp(name, "RTMAX")) n = SIGRTMAX;
   }
-  return 0;
+  *why = NULL;
+  switch (n) {
+  case SIGSEGV: case SIGBUS: case SIGFPE: case SIGILL: case SIGTRAP: case SIGSYS:
+    *why = "a signal of the program's own faults (a handler that returns runs the fault again)";
+    break;
+  case SIGPIPE: case SIGXFSZ:
+    *why = "a signal of the program's own failed writes";
+    break;
+  case SIGABRT: *why = "abort's signal (the profile at exit would be lost)"; break;
+  case SIGKILL: case SIGSTOP: *why = "a signal no handler can take"; break;
+  case SIGPROF: *why = "the program's profiling timer's signal"; break;
+  default:
+    if (n <= 0) *why = "not a signal number or name";
+    else if (n < SIGRTMIN && n > 31) *why = "one of the C library's own signals";
+  }
+  return *why ? 0 : (int)n;
 }
 
 __attribute__((used)) static void do_monstartup(unsigned long lowpc, unsigned long highpc)
@@ -479,6 +530,7 @@ static void write_final(int patience_ms)
     counting(0);
     write_default(1);
     report_lost();
+    report_signal(P.overhead == OV_REPORT);
   }
   lock_give(&P.write_lock, taken);
   in_libprof--;
@@ -516,11 +568,24 @@ static int do_dump(const char *path)
   return snapshot(path);
 }
 
+/* The helper sleeps on a futex word, P.wake, which LIBPROF_DUMP_SIGNAL's
+   handler raises (a raw system call: no descriptor, and no sem_* code in
+   static programs).  A pipe was used before: its two descriptors were
+   ordinary ones, so a program that closes every descriptor and opens its
+   own (a daemon) had its input read dry by the helper and a NUL byte
+   written into its output, and with the read end closed the helper's
+   poll returned at once, a snapshot each time. */
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *t)
+{
+  return syscall(SYS_futex, word, op, val, t, NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
 static void on_dump_signal(int sig)
 {
   (void)sig;
   int e = errno;
-  if (write(P.wake[1], "", 1) < 0) { /* full: a snapshot is due anyway */ }
+  __atomic_add_fetch(&P.wake, 1, __ATOMIC_RELEASE);
+  futex(&P.wake, FUTEX_WAKE_PRIVATE, 1, NULL);
   errno = e;
 }
 
@@ -529,24 +594,34 @@ static void *helper_main(void *arg)
   (void)arg;
   in_libprof = 1;
   spawned();
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  double next = (double)now.tv_sec + (double)now.tv_nsec / 1e9 + P.interval;
+  /* from 0, where the word starts (start, fork): a signal that came
+     before this thread ran is still seen as one */
+  uint32_t seen = 0;
+  /* the next periodic snapshot, an absolute time (CLOCK_MONOTONIC) */
+  struct timespec next;
+  clock_gettime(CLOCK_MONOTONIC, &next);
+  const long long step = P.interval ? (long long)(P.interval * 1e9 + 0.5) : 0;
   for (;;) {
-    int ms = -1;
-    if (P.interval) {
-      clock_gettime(CLOCK_MONOTONIC, &now);
-      double left = next - ((double)now.tv_sec + (double)now.tv_nsec / 1e9);
-      ms = left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1000 + 0.5);
+    if (step) {
+      long long ns = next.tv_nsec + step % 1000000000LL;
+      next.tv_sec += (time_t)(step / 1000000000LL + ns / 1000000000LL);
+      next.tv_nsec = (long)(ns % 1000000000LL);
     }
-    struct pollfd pf = { P.wake[0], POLLIN, 0 };
-    int r = poll(&pf, 1, ms);
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) next += P.interval;   /* a periodic snapshot is due */
-    char drain[64];
-    while (r > 0 && read(P.wake[0], drain, sizeof drain) > 0) {}
+    for (;;) {
+      long r = futex(&P.wake, FUTEX_WAIT_BITSET_PRIVATE, seen, step ? &next : NULL);
+      uint32_t now = __atomic_load_n(&P.wake, __ATOMIC_ACQUIRE);
+      if (now != seen) { seen = now; break; }          /* the signal */
+      if (r < 0 && errno == ETIMEDOUT) break;           /* the interval */
+    }
     if (P.final) return NULL;
     snapshot(NULL);
+    if (step) {
+      /* a snapshot longer than the interval: the next one an interval
+         after it ends, not at once to catch up */
+      struct timespec t;
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if (t.tv_sec > next.tv_sec || (t.tv_sec == next.tv_sec && t.tv_nsec > next.tv_nsec)) next = t;
+    }
   }
 }
 
@@ -610,11 +685,11 @@ static void child_after_fork(void)
       start_poller();
     }
     have_timer = 0;              /* timers are not inherited */
+    timers_after_fork();
     if (__prof_tab) start_thread_timer();
     if (P.helper) {
-      close(P.wake[0]);          /* a pipe of its own, not the parent's */
-      close(P.wake[1]);
-      P.helper = pipe2(P.wake, O_CLOEXEC | O_NONBLOCK) == 0 && spawn(helper_main);
+      P.wake = 0;                /* the parent's signals were the parent's */
+      P.helper = spawn(helper_main);
     }
   }
   in_libprof--;
@@ -645,5 +720,7 @@ PUBLIC(mcleanup, mcleanup)
 PUBLIC(libprof_dump, dump)
 PUBLIC(pthread_sigmask, pthread_sigmask)
 PUBLIC(sigprocmask, sigprocmask)
+PUBLIC(sigaction, sigaction)
+PUBLIC(signal, signal)
 PUBLIC(prctl, prctl)
 

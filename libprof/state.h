@@ -17,11 +17,17 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 #include "prof.h"
+/* libprof defines sigaction and signal for the program (sample.c): its
+   own calls go to the C library's.  (A function-like macro: struct
+   sigaction keeps its name.) */
+extern int __sigaction(int, const struct sigaction *, struct sigaction *);
+#define sigaction(sig, act, old) __sigaction(sig, act, old)
 #include "../gmon_out.h"
 
 #define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
@@ -56,7 +62,7 @@ static struct {
   int tab_lock, write_lock;      /* owner's tid, 0 = free */
   int dump_signal;
   double interval;
-  int wake[2];                   /* a pipe: a byte in it makes the helper write */
+  uint32_t wake;                 /* a futex word: raised, it makes the helper write */
   int helper;                    /* the helper thread runs */
   int starting;                  /* our threads made but not yet running (spawn) */
   int objects;                   /* LIBPROF_OBJECTS=1: other objects sampled */
@@ -89,5 +95,7 @@ static struct {
   dev_t dev;
   ino_t ino;
   char name[4096];
-} early = { -1, -1, 0, 0, 0, "" };
+  dev_t err_dev;                 /* what err_fd was: a program that closes */
+  ino_t err_ino;                 /* every descriptor may reuse its number */
+} early = { -1, -1, 0, 0, 0, "", 0, 0 };
 

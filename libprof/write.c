@@ -584,17 +584,26 @@ static int write_objects(const char *path)
   return err ? err : e;
 }
 
+/* A file beside the profile that could not be written: said once per
+   kind and error, not at every snapshot (LIBPROF_INTERVAL=0.01 repeated
+   the same line a hundred times a second). */
+static void say_beside(int *said, const char *path, const char *what, int e)
+{
+  if (*said == e) return;
+  *said = e;
+  say("libprof: ", path, what);
+  say(": ", strerror(e), "\n");
+}
+
 /* The program's profile at PATH, then its objects' and its stacks
    beside it. */
 static int write_profile(const char *path)
 {
+  static int said_objects, said_stacks;   /* under write_lock */
   int err = write_to(path);
   if (!err && P.objects) {
     int e = write_objects(path);
-    if (e) {
-      say("libprof: ", path, ".objects: ");
-      say(strerror(e), "\n", NULL);
-    }
+    if (e) say_beside(&said_objects, path, ".objects", e);
   }
   if (!err && S.depth) {
     static char file[4200];
@@ -604,10 +613,7 @@ static int write_profile(const char *path)
       e = write_to(file);
       writing_stacks = 0;
     }
-    if (e) {
-      say("libprof: ", path, ".stacks: ");
-      say(strerror(e), "\n", NULL);
-    }
+    if (e) say_beside(&said_stacks, path, ".stacks", e);
   }
   return err;
 }
@@ -676,7 +682,17 @@ static void before_sandbox(void)
       close(fd);
     }
   }
-  if (early.err_fd < 0) early.err_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
+  if (early.err_fd < 0) {
+    struct stat st;
+    early.err_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
+    if (early.err_fd >= 0 && fstat(early.err_fd, &st) == 0) {
+      early.err_dev = st.st_dev;
+      early.err_ino = st.st_ino;
+    } else if (early.err_fd >= 0) {
+      close(early.err_fd);
+      early.err_fd = -1;
+    }
+  }
   in_libprof--;
 }
 
