@@ -125,3 +125,18 @@ if [ -z "$HOSTILE_NO_VLIMIT" ] && [ -x /usr/bin/time ] && python3 ../bench/genpr
   [ $((all - one)) -le 2048 ] && [ $((all - gnu)) -le 384 ]
   say $? "-s on 100 profiles: peak $all KB, $((all - one)) KB over 1 profile's (at most 2048), GNU's $gnu KB (ours at most 384 KB above)"
 fi
+# ---- --objects' manifests and folders, and stack files (issue 35) ----
+# (timeout: a FIFO blocks without using CPU, which ulimit -t never ends)
+to() { timeout 20 "$@"; }
+P=$w/obj; mkdir -p $P/o; cp $B $P/o/bin; ln $P/o/bin $P/o/hard; ln -s bin $P/o/sym
+cp cases/multi/gmon.out $P/gmon.out
+# --stack-times on stacks of no function (and on none at all): no
+# qsort of a NULL array (UBSan stopped the sanitizer build there)
+printf 'libprof-stacks 1\nhz 100\ndepth 4\nobject 0 0x0 0x0 0x10 - prog\n' > $P/gmon.out.stacks
+(cd $P && lim && to "$G" -b --stack-times o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+printf 'stack 1 1 c 0x5\n' >> $P/gmon.out.stacks
+(cd $P && lim && to "$G" -b --stack-times o/bin gmon.out) > $w/out2 2> $w/err2; rc2=$?
+[ $rc = 0 ] && [ $rc2 = 0 ] && [ ! -s $w/err ] && [ ! -s $w/err2 ] && grep -q '^0 stack samples' $w/out && grep -q '^1 stack samples' $w/out2
+r=$?; [ $r = 0 ] || { echo "  status $rc $rc2, stderr:"; head -3 $w/err $w/err2; }
+say $r "--stack-times: no stack, and a stack in no function"
+rm -f $P/gmon.out.stacks
