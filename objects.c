@@ -1065,10 +1065,11 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian, co
         msg_warn("warning: %s: %s: left out\n", ob->files[i], open_regular_error(err));
         continue;
       }
-      BoundedIn in;
-      bounded_wrap(&in, f, UINT64_MAX);
-      gmon_read_stream(&p, &cx, ob->files[i], &in);
-      bounded_close(&in);
+      bounded_wrap(&o->in, f, UINT64_MAX);
+      o->in_open = 1;
+      gmon_read_stream(&p, &cx, ob->files[i], &o->in);
+      bounded_close(&o->in);
+      o->in_open = 0;
     }
     gmon_finish(&p);
     if (sink.sum) sum_encode(ob, sink.sum, &p);
@@ -1174,6 +1175,7 @@ int objects_add_arcs(Objects *o, CallGraph *cg, ArcRecs *keep, const SymTab *tab
 
 void objects_free(Objects *o)
 {
+  if (o->in_open) bounded_close(&o->in);
   for (size_t k = 0; k < o->n; k++) {
     Obj *ob = &o->v[k];
     if (ob->abfd) bfd_close(ob->abfd);

@@ -32,6 +32,10 @@ typedef struct {
   struct ObjBad *bad;           /* objects left out (build-id differs): not reopened */
   size_t nbad;
   int full;                     /* OBJECTS_MAX reached (said once) */
+  BoundedIn in;                 /* the object's file being read (so that
+                                   objects_free closes it after an error
+                                   returned to a trap: fuzz targets) */
+  int in_open;
 } Objects;
 
 /* At most this many objects (manifests' and stacks' together): a
