@@ -290,12 +290,17 @@ static Obj *new_obj(Objects *o, const Ident *w, const char *path, const unsigned
 #define MAN_MAX ((size_t)4 << 20)      /* a manifest's bytes read, at most */
 #define MAN_LINE_MAX 8192               /* a line's, its '\n' included */
 
+#define MAN_WARN_MAX 20                 /* line warnings shown per manifest */
+
 /* A warning about line LN of manifest MAN: "MAN: line LN: ..." (the
-   text may quote the file: no controls on the terminal). */
-static void man_warn(const char *man, unsigned long ln, const char *fmt, ...)
-  __attribute__((format(printf, 3, 4)));
-static void man_warn(const char *man, unsigned long ln, const char *fmt, ...)
+   text may quote the file: no controls on the terminal); past the
+   MAN_WARN_MAX-th of the manifest only counted in *NWARN (read_manifest
+   says how many more at its end). */
+static void man_warn(const char *man, unsigned long *nwarn, unsigned long ln, const char *fmt, ...)
+  __attribute__((format(printf, 4, 5)));
+static void man_warn(const char *man, unsigned long *nwarn, unsigned long ln, const char *fmt, ...)
 {
+  if (++*nwarn > MAN_WARN_MAX) return;
   char m[512];
   va_list ap;
   va_start(ap, fmt);
@@ -363,7 +368,8 @@ static unsigned long fileset_add(FileSet *fs, const struct stat *st, unsigned lo
    with its file.  A line that cannot be used -- not understood, too
    long, naming no regular file of the folder (a FIFO there would block
    the read), or a file an earlier line named -- is left out with a
-   warning naming it; so is the rest past MAN_MAX bytes.  Each object is
+   warning naming it (the first MAN_WARN_MAX; then how many more); so is
+   the rest past MAN_MAX bytes.  Each object is
    opened once, by whatever name (find_obj). */
 static void read_manifest(Objects *o, const char *profile)
 {
@@ -385,7 +391,7 @@ static void read_manifest(Objects *o, const char *profile)
     goto out;
   }
   size_t nread = 0;
-  unsigned long ln = 1;
+  unsigned long ln = 1, nwarn = 0;
   if (man_line(f, line, &nread) != 1 || strcmp(line, "libprof-objects 1")) {
     msg_warn("warning: %s: not a libprof-objects 1 manifest\n", man);
     fclose(f);
@@ -394,11 +400,11 @@ static void read_manifest(Objects *o, const char *profile)
   for (int r; (r = man_line(f, line, &nread)) != 0;) {
     ln++;
     if (r == MAN_FULL) {
-      man_warn(man, ln, "more than %zu bytes: the rest is left out", MAN_MAX);
+      msg_warn("warning: %s: line %lu: more than %zu bytes: the rest is left out\n", man, ln, MAN_MAX);
       break;
     }
     if (r == MAN_NUL || r == MAN_LONG) {
-      man_warn(man, ln, r == MAN_NUL ? "a NUL byte: left out" : "longer than %d bytes: left out",
+      man_warn(man, &nwarn, ln, r == MAN_NUL ? "a NUL byte: left out" : "longer than %d bytes: left out",
                MAN_LINE_MAX - 1);
       continue;
     }
@@ -412,11 +418,11 @@ static void read_manifest(Objects *o, const char *profile)
     if (sscanf(line, "%4095s %129s %llx %llx %llx %n", file, hex, &base, &lo, &hi, &pos) < 5
         || !pos || !line[pos] || strchr(file, '/') || (idlen = parse_id(hex, id)) < 0
         || hi < lo || hi - lo >= OBJ_SPAN || lo >= OBJ_SPAN) {
-      man_warn(man, ln, "not understood: %.200s", line);
+      man_warn(man, &nwarn, ln, "not understood: %.200s", line);
       continue;
     }
     if (!strcmp(file, ".") || !strcmp(file, "..")) {
-      man_warn(man, ln, "`%s' is not a file of %s: left out", file, dir);
+      man_warn(man, &nwarn, ln, "`%s' is not a file of %s: left out", file, dir);
       continue;
     }
     const char *path = line + pos;
@@ -439,12 +445,12 @@ static void read_manifest(Objects *o, const char *profile)
     else if (S_ISDIR(st.st_mode)) why = strerror(EISDIR);
     else if (!S_ISREG(st.st_mode)) why = open_regular_error(OPEN_NOT_REGULAR);
     if (why) {
-      man_warn(man, ln, "%s: %s: left out", name, why);
+      man_warn(man, &nwarn, ln, "%s: %s: left out", name, why);
       free(name);
       continue;
     }
     if ((first = fileset_add(&fs, &st, ln))) {
-      man_warn(man, ln, "%s: the file of line %lu again: left out", name, first);
+      man_warn(man, &nwarn, ln, "%s: the file of line %lu again: left out", name, first);
       free(name);
       continue;
     }
@@ -454,6 +460,8 @@ static void read_manifest(Objects *o, const char *profile)
     ob->files[ob->nfiles++] = name;
   }
   fclose(f);
+  if (nwarn > MAN_WARN_MAX)
+    msg_warn("warning: %s: %lu more lines left out (not shown)\n", man, nwarn - MAN_WARN_MAX);
 out:
   free(fs.v);
   free(fs.slot);

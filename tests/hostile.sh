@@ -200,6 +200,13 @@ sys.stdout.write('libprof-objects 1\n' + '# a comment line to fill the manifest 
 [ $rc = 0 ] && [ "$(cat $w/err)" = "$G: warning: gmon.out.objects/manifest: line 102301: more than 4194304 bytes: the rest is left out" ]
 r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 $w/err; }
 say $r "--objects: a 4.8 MB manifest: read up to 4 MiB, a warning"
+# 30 lines that cannot be used: the first 20 told, then how many more
+{ echo "libprof-objects 1"; for i in $(seq 30); do echo "bad line $i"; done; } > $m
+(cd $P && lim && to "$G" -b --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 0 ] && [ "$(wc -l < $w/err)" = 21 ] && [ "$(sed -n 20p $w/err)" = "$G: warning: gmon.out.objects/manifest: line 21: not understood: bad line 20" ] \
+  && [ "$(tail -1 $w/err)" = "$G: warning: gmon.out.objects/manifest: 10 more lines left out (not shown)" ]
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; tail -3 $w/err; }
+say $r "--objects: 30 bad manifest lines: 20 warnings, then how many more"
 rm -rf $P/gmon.out.objects
 # a stack file over 4 GiB (sparse): refused at once
 truncate -s 4294967297 $P/gmon.out.stacks 2> /dev/null
