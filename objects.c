@@ -834,6 +834,7 @@ typedef struct {
 typedef struct {
   vma_t from, self;
   uint64_t count;
+  uint64_t nrec;                /* records summed into it */
 } SumArc;
 
 struct ObjSum {
@@ -889,7 +890,7 @@ static void sum_arc(const ArcSink *a, vma_t from, vma_t self, uint64_t count)
     s->cap = s->cap ? 2 * s->cap : 256;
     s->arcs = xrealloc(s->arcs, s->cap * sizeof *s->arcs);
   }
-  s->arcs[s->n++] = (SumArc){ from, self, count };
+  s->arcs[s->n++] = (SumArc){ from, self, count, 1 };
 }
 
 static int sum_arc_cmp(const void *x, const void *y)
@@ -932,11 +933,19 @@ static void sum_encode(const Obj *ob, struct ObjSum *s, const Profile *p)
     }
   }
   if (s->n) qsort(s->arcs, s->n, sizeof *s->arcs, sum_arc_cmp);
+  int cut = 0;
   for (size_t i = 0; i < s->n;) {
     SumArc a = s->arcs[i++];
-    while (i < s->n && s->arcs[i].from == a.from && s->arcs[i].self == a.self)
-      a.count += s->arcs[i++].count;
-    for (uint64_t c = a.count; c; ) {
+    while (i < s->n && s->arcs[i].from == a.from && s->arcs[i].self == a.self) {
+      uint64_t c = s->arcs[i].count;
+      a.count = c > UINT64_MAX - a.count ? UINT64_MAX : a.count + c;
+      a.nrec += s->arcs[i++].nrec;
+    }
+    /* in as many records as were read for it at most: summed 4-byte
+       counts always fit there, so the sum is never larger than what was
+       read (an 8-byte BSD count of 2^64 - 1 took 2^32 records) */
+    uint64_t c = a.count;
+    for (uint64_t k = 0; c && k < a.nrec; k++) {
       uint32_t part = c > 0xffffffffu ? 0xffffffffu : (uint32_t)c;
       genc_put_u8(&out, GMON_TAG_CG_ARC);
       genc_put_addr(&out, a.from);
@@ -944,6 +953,9 @@ static void sum_encode(const Obj *ob, struct ObjSum *s, const Profile *p)
       genc_put_u32(&out, part);
       c -= part;
     }
+    if (c && !cut++)
+      msg_warn("warning: %s: a call count over 2^32 in one record (a BSD-format file?): "
+               "its sum is cut to what 4-byte records hold\n", ob->path);
   }
   free(s->arcs);
   s->arcs = NULL;

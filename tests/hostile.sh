@@ -207,7 +207,22 @@ say $r "--objects: a 4.8 MB manifest: read up to 4 MiB, a warning"
   && [ "$(tail -1 $w/err)" = "$G: warning: gmon.out.objects/manifest: 10 more lines left out (not shown)" ]
 r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; tail -3 $w/err; }
 say $r "--objects: 30 bad manifest lines: 20 warnings, then how many more"
-rm -rf $P/gmon.out.objects
+# -s --objects: an object's file in the BSD layout (8-byte counts) with
+# an arc of 2^64-1 calls: summed in as many 4-byte records as were read,
+# with a warning (found by fuzz_objects: 2^32 records were written)
+rm -rf $P/gmon.out.objects; mkdir $P/gmon.out.objects
+echo "libprof-objects 1
+1-bin - 0 0x1090 0x1449 $P/o/bin" > $m
+python3 -c "
+import struct, sys
+sys.stdout.buffer.write(struct.pack('<QQQ', 0x1090, 0x10a0, 24 + 8) + bytes(8) + struct.pack('<QQQ', 0x1100, 0x1150, 2**64 - 1))" > $P/gmon.out.objects/1-bin
+(cd $P && lim && to "$G" -s --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 0 ] && [ "$(cat $w/err)" = "$G: warning: $P/o/bin: a call count over 2^32 in one record (a BSD-format file?): its sum is cut to what 4-byte records hold" ] \
+  && [ "$(ls $P/gmon.sum.objects)" = "1-bin
+manifest" ] && [ $(wc -c < $P/gmon.sum.objects/1-bin) -lt 200 ]
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 $w/err; }
+say $r "-s --objects: an arc count of 2^64-1 in a BSD-layout object file: one record, a warning"
+rm -rf $P/gmon.out.objects $P/gmon.sum $P/gmon.sum.objects
 # a stack file over 4 GiB (sparse): refused at once
 truncate -s 4294967297 $P/gmon.out.stacks 2> /dev/null
 if [ -f $P/gmon.out.stacks ]; then
