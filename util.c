@@ -205,9 +205,16 @@ int bounded_open(BoundedIn *in, const char *path, uint64_t limit)
 int open_regular(const char *path, FILE **f)
 {
   *f = NULL;
+  struct stat st;
+  /* a device is not even opened (opening some has effects: a tape
+     rewinds, a watchdog starts); what the name reaches may change
+     before the open, which therefore does not wait either, and fstat
+     says what was opened */
+  if (stat(path, &st) != 0) return errno;
+  if (S_ISDIR(st.st_mode)) return EISDIR;
+  if (!S_ISREG(st.st_mode)) return OPEN_NOT_REGULAR;
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return errno;
-  struct stat st;
   int err = 0;
   if (fstat(fd, &st) != 0) err = errno;
   else if (S_ISDIR(st.st_mode)) err = EISDIR;

@@ -108,7 +108,8 @@ int bounded_open(BoundedIn *in, const char *path, uint64_t limit);
 void bounded_wrap(BoundedIn *in, FILE *f, uint64_t limit);
 /* Files inside a profile's folder (PROFILE.stacks, PROFILE.objects/):
    opened only when regular, and without waiting -- a FIFO there would
-   block the open until some writer came, a device feed forever.
+   block the open until some writer came, a device feed forever, and
+   opening some devices has effects of its own.
    open_regular returns 0 and the stream in *F, else an errno value
    (EISDIR for a directory) or OPEN_NOT_REGULAR (a FIFO, a device, a
    socket); open_regular_error gives the message for either. */
