@@ -5,6 +5,7 @@
 #include <bfd.h>
 #include <elf.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,20 @@
 #define OBJ_SPAN ((vma_t)1 << 40)     /* each object's synthetic range */
 #define ID_MAX OBJECTS_ID_MAX
 
+/* What makes two names one object: the file they reach (its device and
+   inode: "./lib.so", ".//lib.so", "/a/../a/lib.so", a symbolic or a hard
+   link are one file, opened and read once), or for a name that reaches
+   no regular file (the vdso, a file gone since the run) the name itself;
+   and the build-id. */
+typedef struct {
+  int file;                     /* DEV and INO are the file's */
+  dev_t dev;
+  ino_t ino;
+} Ident;
+
 struct Obj {
   char *path;                   /* the object, as the manifest names it */
+  Ident who;
   char *gap;                    /* "[name]": its gap symbols' name */
   char *suffix;                 /* " [name]" */
   unsigned char id[ID_MAX];     /* build-id from the manifest */
@@ -33,6 +46,15 @@ struct Obj {
   char **files;                 /* its profile files */
   size_t *file_man;             /* the manifest that named each */
   size_t nfiles;
+};
+
+/* An object left out (its build-id is not the one named): not opened
+   again for each further name of it. */
+struct ObjBad {
+  Ident who;
+  char *path;
+  unsigned char id[ID_MAX];
+  size_t idlen;
 };
 
 /* A manifest's objects by the number that starts their files' names
@@ -85,12 +107,100 @@ static long parse_id(const char *hex, unsigned char *id)
   return (long)(n / 2);
 }
 
-static Obj *find_obj(Objects *o, const char *path, const unsigned char *id, size_t idlen)
+static Ident ident_of(const char *path)
 {
-  for (size_t i = 0; i < o->n; i++)
-    if (!strcmp(o->v[i].path, path) && o->v[i].idlen == idlen && !memcmp(o->v[i].id, id, idlen))
-      return &o->v[i];
-  return NULL;
+  Ident w;
+  struct stat st;
+  memset(&w, 0, sizeof w);
+  if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+    w.file = 1;
+    w.dev = st.st_dev;
+    w.ino = st.st_ino;
+  }
+  return w;
+}
+
+static uint64_t ident_hash(const Ident *w, const char *path, const unsigned char *id, size_t idlen)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+#define MIX(b) (h = (h ^ (unsigned char)(b)) * 0x100000001b3ull)
+  if (w->file) {
+    uint64_t d = (uint64_t)w->dev, i = (uint64_t)w->ino;
+    for (int k = 0; k < 8; k++) { MIX(d >> 8 * k); MIX(i >> 8 * k); }
+  } else {
+    for (const char *c = path; *c; c++) MIX(*c);
+  }
+  for (size_t k = 0; k < idlen; k++) MIX(id[k]);
+#undef MIX
+  return h ^ (h >> 29);
+}
+
+#define SLOT_BAD ((size_t)1 << (sizeof(size_t) * 8 - 1))
+
+/* The slot of (W or PATH, ID): the one holding that object (a good one:
+   1 + its place in o->v; one left out: SLOT_BAD | its place in o->bad),
+   or the free one where it would go. */
+static size_t *obj_slot(const Objects *o, const Ident *w, const char *path, const unsigned char *id,
+                        size_t idlen)
+{
+  size_t mask = o->nslot - 1;
+  for (size_t i = (size_t)ident_hash(w, path, id, idlen) & mask;; i = (i + 1) & mask) {
+    size_t *s = &o->slot[i];
+    if (!*s) return s;
+    const Ident *x;
+    const char *xp;
+    const unsigned char *xid;
+    size_t xl;
+    if (*s & SLOT_BAD) {
+      const struct ObjBad *b = &o->bad[*s & ~SLOT_BAD];
+      x = &b->who, xp = b->path, xid = b->id, xl = b->idlen;
+    } else {
+      const Obj *ob = &o->v[*s - 1];
+      x = &ob->who, xp = ob->path, xid = ob->id, xl = ob->idlen;
+    }
+    if (x->file == w->file && (w->file ? x->dev == w->dev && x->ino == w->ino : !strcmp(xp, path))
+        && xl == idlen && !memcmp(xid, id, idlen))
+      return s;
+  }
+}
+
+/* VALUE (a slot's) in O's table, grown first when half full. */
+static void obj_index(Objects *o, const Ident *w, const char *path, const unsigned char *id, size_t idlen,
+                      size_t value)
+{
+  if ((o->n + o->nbad + 1) * 2 > o->nslot) {
+    size_t *old = o->slot, nold = o->nslot;
+    o->nslot = nold ? 2 * nold : 64;
+    o->slot = xcalloc(o->nslot, sizeof *o->slot);
+    for (size_t i = 0; i < nold; i++) {
+      if (!old[i]) continue;
+      if (old[i] & SLOT_BAD) {
+        const struct ObjBad *b = &o->bad[old[i] & ~SLOT_BAD];
+        *obj_slot(o, &b->who, b->path, b->id, b->idlen) = old[i];
+      } else {
+        const Obj *ob = &o->v[old[i] - 1];
+        *obj_slot(o, &ob->who, ob->path, ob->id, ob->idlen) = old[i];
+      }
+    }
+    free(old);
+  }
+  *obj_slot(o, w, path, id, idlen) = value;
+}
+
+/* The object PATH (the file it reaches, W) with build-id ID: O's, or
+   NULL; *LEFT_OUT says it was met and left out before. */
+static Obj *find_obj(const Objects *o, const Ident *w, const char *path, const unsigned char *id,
+                     size_t idlen, int *left_out)
+{
+  *left_out = 0;
+  if (!o->nslot) return NULL;
+  size_t v = *obj_slot(o, w, path, id, idlen);
+  if (!v) return NULL;
+  if (v & SLOT_BAD) {
+    *left_out = 1;
+    return NULL;
+  }
+  return &o->v[v - 1];
 }
 
 /* The object's own build-id matches the manifest's; else warns. */
@@ -128,9 +238,16 @@ static bfd *open_object(const char *path)
    names it in the warning); NULL, and a warning, when the id differs.  An
    object with no file (the vdso: a name without '/') or one that cannot
    be read is kept: its time goes to the object as a whole. */
-static Obj *new_obj(Objects *o, const char *path, const unsigned char *id, size_t idlen,
-                    vma_t lo, vma_t hi, const char *where)
+static Obj *new_obj(Objects *o, const Ident *w, const char *path, const unsigned char *id,
+                    size_t idlen, vma_t lo, vma_t hi, const char *where)
 {
+  if (o->n >= OBJECTS_MAX) {
+    if (!o->full)
+      msg_warn("warning: %s: more than %d objects: %s and any further one are left out\n", where,
+               OBJECTS_MAX, path);
+    o->full = 1;
+    return NULL;
+  }
   bfd *abfd = open_object(path);
   if (!abfd && strchr(path, '/'))
     msg_warn("warning: %s: cannot read it: its time is counted for the object as a whole\n", path);
@@ -138,6 +255,7 @@ static Obj *new_obj(Objects *o, const char *path, const unsigned char *id, size_
   Obj *ob = &o->v[o->n];
   memset(ob, 0, sizeof *ob);
   ob->path = xstrdup(path);
+  ob->who = *w;
   ob->abfd = abfd;
   memcpy(ob->id, id, idlen);
   ob->idlen = idlen;
@@ -146,6 +264,13 @@ static Obj *new_obj(Objects *o, const char *path, const unsigned char *id, size_
   if (abfd && !id_matches(ob, where)) {
     bfd_close(abfd);
     free(ob->path);
+    o->bad = xrealloc(o->bad, (o->nbad + 1) * sizeof *o->bad);
+    struct ObjBad *b = &o->bad[o->nbad];
+    b->who = *w;
+    b->path = xstrdup(path);
+    memcpy(b->id, id, idlen);
+    b->idlen = idlen;
+    obj_index(o, w, path, id, idlen, SLOT_BAD | o->nbad++);
     return NULL;
   }
   const char *b = strrchr(path, '/');
@@ -158,11 +283,94 @@ static Obj *new_obj(Objects *o, const char *path, const unsigned char *id, size_
   ob->suffix = xmalloc(bl + 1);
   snprintf(ob->suffix, bl + 1, br ? " %s" : " [%s]", b);
   o->n++;
-  return ob;
+  obj_index(o, w, path, id, idlen, o->n);
+  return &o->v[o->n - 1];
+}
+
+#define MAN_MAX ((size_t)4 << 20)      /* a manifest's bytes read, at most */
+#define MAN_LINE_MAX 8192               /* a line's, its '\n' included */
+
+#define MAN_WARN_MAX 20                 /* line warnings shown per manifest */
+
+/* A warning about line LN of manifest MAN: "MAN: line LN: ..." (the
+   text may quote the file: no controls on the terminal); past the
+   MAN_WARN_MAX-th of the manifest only counted in *NWARN (read_manifest
+   says how many more at its end). */
+static void man_warn(const char *man, unsigned long *nwarn, unsigned long ln, const char *fmt, ...)
+  __attribute__((format(printf, 4, 5)));
+static void man_warn(const char *man, unsigned long *nwarn, unsigned long ln, const char *fmt, ...)
+{
+  if (++*nwarn > MAN_WARN_MAX) return;
+  char m[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  for (char *c = m; *c; c++)
+    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+  msg_warn("warning: %s: line %lu: %s\n", man, ln, m);
+}
+
+/* The next line of F into LINE (MAN_LINE_MAX bytes; its '\n' dropped):
+   1; 0 at the end; MAN_NUL or MAN_LONG for a line with a NUL byte or
+   too long (read to its end); MAN_FULL past MAN_MAX bytes (*NREAD
+   counts them). */
+enum { MAN_NUL = -1, MAN_LONG = -2, MAN_FULL = -3 };
+static int man_line(FILE *f, char *line, size_t *nread)
+{
+  size_t len = 0;
+  int c, r = 1;
+  while ((c = getc(f)) != EOF) {
+    if (++*nread > MAN_MAX) return MAN_FULL;
+    if (c == '\n') break;
+    if (c == 0) r = MAN_NUL;
+    else if (len + 1 >= MAN_LINE_MAX) r = r == 1 ? MAN_LONG : r;
+    else line[len++] = (char)c;
+  }
+  if (c == EOF && !len && r == 1) return 0;
+  line[len] = 0;
+  return r;
+}
+
+/* The files a manifest names, by the file each reaches: the line that
+   named it first (a file named twice is read once). */
+typedef struct {
+  struct { dev_t dev; ino_t ino; unsigned long line; } *v;
+  size_t n, *slot, nslot;
+} FileSet;
+
+/* The line that named ST's file before, or 0 (and it is LN's now). */
+static unsigned long fileset_add(FileSet *fs, const struct stat *st, unsigned long ln)
+{
+  if ((fs->n + 1) * 2 > fs->nslot) {
+    free(fs->slot);
+    fs->nslot = fs->nslot ? 2 * fs->nslot : 64;
+    fs->slot = xcalloc(fs->nslot, sizeof *fs->slot);
+    for (size_t k = 0; k < fs->n; k++) {
+      size_t i = (size_t)(((uint64_t)fs->v[k].ino * 0x9e3779b97f4a7c15ull) >> 20) & (fs->nslot - 1);
+      while (fs->slot[i]) i = (i + 1) & (fs->nslot - 1);
+      fs->slot[i] = k + 1;
+    }
+  }
+  size_t i = (size_t)(((uint64_t)st->st_ino * 0x9e3779b97f4a7c15ull) >> 20) & (fs->nslot - 1);
+  for (; fs->slot[i]; i = (i + 1) & (fs->nslot - 1))
+    if (fs->v[fs->slot[i] - 1].ino == st->st_ino && fs->v[fs->slot[i] - 1].dev == st->st_dev)
+      return fs->v[fs->slot[i] - 1].line;
+  fs->v = xrealloc(fs->v, (fs->n + 1) * sizeof *fs->v);
+  fs->v[fs->n].dev = st->st_dev;
+  fs->v[fs->n].ino = st->st_ino;
+  fs->v[fs->n].line = ln;
+  fs->slot[i] = ++fs->n;
+  return 0;
 }
 
 /* One manifest: its objects join O (new ones opened and checked), each
-   with its file. */
+   with its file.  A line that cannot be used -- not understood, too
+   long, naming no regular file of the folder (a FIFO there would block
+   the read), or a file an earlier line named -- is left out with a
+   warning naming it (the first MAN_WARN_MAX; then how many more); so is
+   the rest past MAN_MAX bytes.  Each object is
+   opened once, by whatever name (find_obj). */
 static void read_manifest(Objects *o, const char *profile)
 {
   o->man = xrealloc(o->man, (o->nman + 1) * sizeof *o->man);
@@ -173,20 +381,34 @@ static void read_manifest(Objects *o, const char *profile)
   snprintf(dir, dl, "%s.objects", profile);
   char *man = xmalloc(dl + sizeof "/manifest");
   snprintf(man, dl + sizeof "/manifest", "%s/manifest", dir);
-  FILE *f = fopen(man, "r");
-  if (!f) {
-    msg_warn("warning: %s: %s\n", man, strerror(errno));
+  char *line = xmalloc(MAN_LINE_MAX);
+  FileSet fs;
+  memset(&fs, 0, sizeof fs);
+  FILE *f;
+  int err = open_regular(man, &f);
+  if (err) {
+    msg_warn("warning: %s: %s\n", man, open_regular_error(err));
     goto out;
   }
-  char line[8192];
-  if (!fgets(line, sizeof line, f) || strcmp(line, "libprof-objects 1\n")) {
+  size_t nread = 0;
+  unsigned long ln = 1, nwarn = 0;
+  if (man_line(f, line, &nread) != 1 || strcmp(line, "libprof-objects 1")) {
     msg_warn("warning: %s: not a libprof-objects 1 manifest\n", man);
     fclose(f);
     goto out;
   }
-  while (fgets(line, sizeof line, f)) {
+  for (int r; (r = man_line(f, line, &nread)) != 0;) {
+    ln++;
+    if (r == MAN_FULL) {
+      msg_warn("warning: %s: line %lu: more than %zu bytes: the rest is left out\n", man, ln, MAN_MAX);
+      break;
+    }
+    if (r == MAN_NUL || r == MAN_LONG) {
+      man_warn(man, &nwarn, ln, r == MAN_NUL ? "a NUL byte: left out" : "longer than %d bytes: left out",
+               MAN_LINE_MAX - 1);
+      continue;
+    }
     size_t len = strlen(line);
-    if (len && line[len - 1] == '\n') line[--len] = 0;
     if (!len || line[0] == '#') continue;
     /* what libprof could not count: said, never left in silence */
     char what[16];
@@ -210,24 +432,54 @@ static void read_manifest(Objects *o, const char *profile)
     if (sscanf(line, "%4095s %129s %llx %llx %llx %n", file, hex, &base, &lo, &hi, &pos) < 5
         || !pos || !line[pos] || strchr(file, '/') || (idlen = parse_id(hex, id)) < 0
         || hi < lo || hi - lo >= OBJ_SPAN || lo >= OBJ_SPAN) {
-      msg_warn("warning: %s: line not understood: %s\n", man, line);
+      man_warn(man, &nwarn, ln, "not understood: %.200s", line);
+      continue;
+    }
+    if (!strcmp(file, ".") || !strcmp(file, "..")) {
+      man_warn(man, &nwarn, ln, "`%s' is not a file of %s: left out", file, dir);
       continue;
     }
     const char *path = line + pos;
-    Obj *ob = find_obj(o, path, id, (size_t)idlen);
-    if (!ob && !(ob = new_obj(o, path, id, (size_t)idlen, lo, hi, man))) continue;
-    ob->files = xrealloc(ob->files, (ob->nfiles + 1) * sizeof *ob->files);
-    ob->file_man = xrealloc(ob->file_man, (ob->nfiles + 1) * sizeof *ob->file_man);
-    ob->file_man[ob->nfiles] = o->nman - 1;
+    Ident w = ident_of(path);
+    int left_out;
+    Obj *ob = find_obj(o, &w, path, id, (size_t)idlen, &left_out);
+    if (!ob && (left_out || !(ob = new_obj(o, &w, path, id, (size_t)idlen, lo, hi, man)))) continue;
     mf->v = xrealloc(mf->v, (mf->len + 1) * sizeof *mf->v);
     mf->v[mf->len].n = strtoul(file, NULL, 10);
     mf->v[mf->len++].obj = (size_t)(ob - o->v);
     size_t fl = strlen(dir) + strlen(file) + 2;
-    ob->files[ob->nfiles] = xmalloc(fl);
-    snprintf(ob->files[ob->nfiles++], fl, "%s/%s", dir, file);
+    char *name = xmalloc(fl);
+    snprintf(name, fl, "%s/%s", dir, file);
+    /* the file: a regular one (stat: no open, which a FIFO would block),
+       not named before */
+    struct stat st;
+    const char *why = NULL;
+    unsigned long first;
+    if (stat(name, &st) != 0) why = strerror(errno);
+    else if (S_ISDIR(st.st_mode)) why = strerror(EISDIR);
+    else if (!S_ISREG(st.st_mode)) why = open_regular_error(OPEN_NOT_REGULAR);
+    if (why) {
+      man_warn(man, &nwarn, ln, "%s: %s: left out", name, why);
+      free(name);
+      continue;
+    }
+    if ((first = fileset_add(&fs, &st, ln))) {
+      man_warn(man, &nwarn, ln, "%s: the file of line %lu again: left out", name, first);
+      free(name);
+      continue;
+    }
+    ob->files = xrealloc(ob->files, (ob->nfiles + 1) * sizeof *ob->files);
+    ob->file_man = xrealloc(ob->file_man, (ob->nfiles + 1) * sizeof *ob->file_man);
+    ob->file_man[ob->nfiles] = o->nman - 1;
+    ob->files[ob->nfiles++] = name;
   }
   fclose(f);
+  if (nwarn > MAN_WARN_MAX)
+    msg_warn("warning: %s: %lu more lines left out (not shown)\n", man, nwarn - MAN_WARN_MAX);
 out:
+  free(fs.v);
+  free(fs.slot);
+  free(line);
   free(man);
   free(dir);
 }
@@ -253,8 +505,8 @@ static uint64_t get(const Elf *e, size_t off, int bytes)
 static int elf_load(Elf *e, const char *path)
 {
   memset(e, 0, sizeof *e);
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
+  FILE *f;
+  if (open_regular(path, &f)) return 0;
   struct stat st;
   if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT
       || (unsigned long long)st.st_size > (1ull << 32)) {
@@ -566,10 +818,13 @@ void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t
     if (!tab->len || r->idlen > ID_MAX || r->hi < r->lo || r->hi - r->lo >= OBJ_SPAN
         || r->lo >= OBJ_SPAN)
       continue;
-    Obj *ob = find_obj(o, r->path, r->id, r->idlen);
+    Ident w = ident_of(r->path);
+    int left_out;
+    Obj *ob = find_obj(o, &w, r->path, r->id, r->idlen, &left_out);
+    if (left_out) continue;
     if (!ob) {
       vma_t base = next_base(o, tab);
-      if (!(ob = new_obj(o, r->path, r->id, r->idlen, r->lo, r->hi, r->where))) continue;
+      if (!(ob = new_obj(o, &w, r->path, r->id, r->idlen, r->lo, r->hi, r->where))) continue;
       ob->base = base;
       ob->stacks_only = 1;
     }
@@ -593,6 +848,7 @@ typedef struct {
 typedef struct {
   vma_t from, self;
   uint64_t count;
+  uint64_t nrec;                /* records summed into it */
 } SumArc;
 
 struct ObjSum {
@@ -648,7 +904,7 @@ static void sum_arc(const ArcSink *a, vma_t from, vma_t self, uint64_t count)
     s->cap = s->cap ? 2 * s->cap : 256;
     s->arcs = xrealloc(s->arcs, s->cap * sizeof *s->arcs);
   }
-  s->arcs[s->n++] = (SumArc){ from, self, count };
+  s->arcs[s->n++] = (SumArc){ from, self, count, 1 };
 }
 
 static int sum_arc_cmp(const void *x, const void *y)
@@ -691,11 +947,19 @@ static void sum_encode(const Obj *ob, struct ObjSum *s, const Profile *p)
     }
   }
   if (s->n) qsort(s->arcs, s->n, sizeof *s->arcs, sum_arc_cmp);
+  int cut = 0;
   for (size_t i = 0; i < s->n;) {
     SumArc a = s->arcs[i++];
-    while (i < s->n && s->arcs[i].from == a.from && s->arcs[i].self == a.self)
-      a.count += s->arcs[i++].count;
-    for (uint64_t c = a.count; c; ) {
+    while (i < s->n && s->arcs[i].from == a.from && s->arcs[i].self == a.self) {
+      uint64_t c = s->arcs[i].count;
+      a.count = c > UINT64_MAX - a.count ? UINT64_MAX : a.count + c;
+      a.nrec += s->arcs[i++].nrec;
+    }
+    /* in as many records as were read for it at most: summed 4-byte
+       counts always fit there, so the sum is never larger than what was
+       read (an 8-byte BSD count of 2^64 - 1 took 2^32 records) */
+    uint64_t c = a.count;
+    for (uint64_t k = 0; c && k < a.nrec; k++) {
       uint32_t part = c > 0xffffffffu ? 0xffffffffu : (uint32_t)c;
       genc_put_u8(&out, GMON_TAG_CG_ARC);
       genc_put_addr(&out, a.from);
@@ -703,6 +967,9 @@ static void sum_encode(const Obj *ob, struct ObjSum *s, const Profile *p)
       genc_put_u32(&out, part);
       c -= part;
     }
+    if (c && !cut++)
+      msg_warn("warning: %s: a call count over 2^32 in one record (a BSD-format file?): "
+               "its sum is cut to what 4-byte records hold\n", ob->path);
   }
   free(s->arcs);
   s->arcs = NULL;
@@ -824,7 +1091,19 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian, co
     cx.arc_arg = &sink;
     for (size_t i = 0; i < ob->nfiles; i++) {
       sink.mf = &o->man[ob->file_man[i]];
-      gmon_out_read(&p, &cx, ob->files[i]);
+      /* (checked when the manifest was read; again, without blocking:
+         it may have become a FIFO since) */
+      FILE *f;
+      int err = open_regular(ob->files[i], &f);
+      if (err) {
+        msg_warn("warning: %s: %s: left out\n", ob->files[i], open_regular_error(err));
+        continue;
+      }
+      bounded_wrap(&o->in, f, UINT64_MAX);
+      o->in_open = 1;
+      gmon_read_stream(&p, &cx, ob->files[i], &o->in);
+      bounded_close(&o->in);
+      o->in_open = 0;
     }
     gmon_finish(&p);
     if (sink.sum) sum_encode(ob, sink.sum, &p);
@@ -930,6 +1209,7 @@ int objects_add_arcs(Objects *o, CallGraph *cg, ArcRecs *keep, const SymTab *tab
 
 void objects_free(Objects *o)
 {
+  if (o->in_open) bounded_close(&o->in);
   for (size_t k = 0; k < o->n; k++) {
     Obj *ob = &o->v[k];
     if (ob->abfd) bfd_close(ob->abfd);
@@ -941,6 +1221,9 @@ void objects_free(Objects *o)
     free(ob->suffix);
   }
   free(o->v);
+  for (size_t k = 0; k < o->nbad; k++) free(o->bad[k].path);
+  free(o->bad);
+  free(o->slot);
   for (size_t k = 0; k < o->nman; k++) free(o->man[k].v);
   free(o->man);
   free(o->arcs);

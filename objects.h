@@ -27,7 +27,20 @@ typedef struct {
   ObjArc *arcs;                 /* the objects' arcs, as read */
   size_t narcs, arcs_cap;
   struct ObjSum *sums;          /* -s: each object's files summed (objects_want_sum) */
+  size_t *slot, nslot;          /* the objects by identity (1 + place in V, or
+                                   ~place in BAD; 0: free) */
+  struct ObjBad *bad;           /* objects left out (build-id differs): not reopened */
+  size_t nbad;
+  int full;                     /* OBJECTS_MAX reached (said once) */
+  BoundedIn in;                 /* the object's file being read (so that
+                                   objects_free closes it after an error
+                                   returned to a trap: fuzz targets) */
+  int in_open;
 } Objects;
+
+/* At most this many objects (manifests' and stacks' together): a
+   further one is left out with a warning. */
+#define OBJECTS_MAX 4096
 
 /* Reads the manifests beside FILES[0..NFILES), opens each object (a bad
    one: a warning line, left out) and appends its symbols to TAB.  Before

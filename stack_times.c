@@ -139,8 +139,10 @@ void stack_times_compute(StackTimes *t, const Stacks *st, const CallGraph *cg, d
       t->arcs[i].est = (a->time + a->child_time) / hist_hz;
     }
   }
-  qsort(t->funcs, t->nfuncs, sizeof *t->funcs, by_func);
-  qsort(t->arcs, t->narcs, sizeof *t->arcs, by_arc);
+  /* (none: stacks whose frames all lie outside every function, or no
+     stack at all, leave the arrays NULL, which qsort may not be given) */
+  if (t->nfuncs) qsort(t->funcs, t->nfuncs, sizeof *t->funcs, by_func);
+  if (t->narcs) qsort(t->arcs, t->narcs, sizeof *t->arcs, by_arc);
 }
 
 /* S as the call graph names it, with its index only where the call

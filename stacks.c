@@ -19,7 +19,7 @@
 #define STK_DEPTH_MAX 65536     /* frames a stack may have */
 #define STK_LINE_MAX (STK_DEPTH_MAX * 20 + 8192)   /* its line, and a path */
 #define STK_OBJS_MAX 4096       /* objects per file, and all files' together */
-#define STK_STREAM_MAX (4ull << 30)   /* a pipe or device is cut off here */
+#define STK_STREAM_MAX (4ull << 30)   /* a larger stack file is refused */
 
 /* An object as one file lists it. */
 typedef struct {
@@ -585,10 +585,13 @@ void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int
     r->path = xmalloc(pl);
     snprintf(r->path, pl, "%s.stacks", files[f]);
     r->line = 0;
-    int err = bounded_open(&r->in, r->path, STK_STREAM_MAX);
+    /* (a FIFO there would block the open: only a regular file is read) */
+    int err = bounded_open_regular(&r->in, r->path, STK_STREAM_MAX);
     if (err == ENOENT) continue;
-    if (err) bad(r, "%s", strerror(err));
+    if (err) bad(r, "%s", open_regular_error(err));
     r->open = 1;
+    if (bounded_left(&r->in) > STK_STREAM_MAX)
+      bad(r, "larger than %llu bytes", (unsigned long long)STK_STREAM_MAX);
     r->hz = r->depth = r->have_samples = r->have_dropped = 0;
     r->samples = r->dropped = 0;
     read_file(r, tab);

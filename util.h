@@ -106,6 +106,17 @@ int bounded_open(BoundedIn *in, const char *path, uint64_t limit);
 /* The same over a stream already open (fuzz targets: fmemopen); closing
    closes it. */
 void bounded_wrap(BoundedIn *in, FILE *f, uint64_t limit);
+/* Files inside a profile's folder (PROFILE.stacks, PROFILE.objects/):
+   opened only when regular, and without waiting -- a FIFO there would
+   block the open until some writer came, a device feed forever, and
+   opening some devices has effects of its own.
+   open_regular returns 0 and the stream in *F, else an errno value
+   (EISDIR for a directory) or OPEN_NOT_REGULAR (a FIFO, a device, a
+   socket); open_regular_error gives the message for either. */
+#define OPEN_NOT_REGULAR (-1)
+int open_regular(const char *path, FILE **f);
+const char *open_regular_error(int err);
+int bounded_open_regular(BoundedIn *in, const char *path, uint64_t limit);
 int bounded_overrun(const BoundedIn *in);
 /* How many bytes are still to be read from a regular file (its size less
    the stream's position); UINT64_MAX for any other input. */

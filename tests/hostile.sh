@@ -125,3 +125,120 @@ if [ -z "$HOSTILE_NO_VLIMIT" ] && [ -x /usr/bin/time ] && python3 ../bench/genpr
   [ $((all - one)) -le 2048 ] && [ $((all - gnu)) -le 384 ]
   say $? "-s on 100 profiles: peak $all KB, $((all - one)) KB over 1 profile's (at most 2048), GNU's $gnu KB (ours at most 384 KB above)"
 fi
+# ---- --objects' manifests and folders, and stack files (issue 35) ----
+# (timeout: a FIFO blocks without using CPU, which ulimit -t never ends)
+to() { timeout 20 "$@"; }
+P=$w/obj; mkdir -p $P/o; cp $B $P/o/bin; ln $P/o/bin $P/o/hard; ln -s bin $P/o/sym
+cp cases/multi/gmon.out $P/gmon.out
+# a profile file of an object: the header only (no build-id)
+python3 -c "import sys; sys.stdout.buffer.write(b'gmon\1\0\0\0' + bytes(12))" > $P/empty.gmon
+# one object (cases/multi/bin, no build-id) by 40 spellings of its path:
+# opened once, so one "functions from" line of -d128
+spell() {
+  i=0
+  for d in "$P/o" "$P/o/" "$P/./o" "$P//o" "$P/o/." "$P/o/../o" "$P/../obj/o" "$P/o/./."; do
+    for b in bin hard sym ./bin .//sym; do i=$((i + 1)); echo "$i $d/$b"; done
+  done
+}
+mkdir -p $P/gmon.out.objects
+{ echo "libprof-objects 1"; spell | while read i p; do echo "$i-bin - 0 0 100000 $p"; cp $P/empty.gmon $P/gmon.out.objects/$i-bin; done; } > $P/gmon.out.objects/manifest
+n=$( (cd $P && lim && to "$G" -b -d128 --objects o/bin gmon.out) 2> $w/err | grep -c 'functions from')
+[ "$n" = 1 ] && [ ! -s $w/err ]; say $? "--objects: a manifest naming one object by 40 spellings (links too): opened $n times (1)"
+# the same in a stack file: object lines of 40 spellings, a frame in each
+{ printf 'libprof-stacks 1\nhz 100\ndepth 4\nobject 0 0x0 0x0 0x1000 - prog\n'
+  spell | while read i p; do printf 'object %d 0x%x 0x%x 0x%x - %s\n' $i $((i << 32)) $((i << 32)) $(((i << 32) + 0x100000)) "$p"; done
+  spell | while read i p; do printf 'stack 1 1 c 0x%x\n' $(((i << 32) + 0x10)); done; } > $P/gmon.out.stacks
+n=$( (cd $P && lim && to "$G" -b -d128 --folded=$w/folded o/bin gmon.out) 2> $w/err | grep -c 'functions from')
+[ "$n" = 1 ] && [ ! -s $w/err ] && [ "$(wc -l < $w/folded)" = 1 ]
+say $? "stacks: a stack file naming one object by 40 spellings: opened $n times (1), one folded line ($(wc -l < $w/folded))"
+rm -f $P/gmon.out.stacks
+# FIFOs in the profile's folder: a warning, never a wait
+m=$P/gmon.out.objects/manifest
+mv $P/gmon.out.objects/7-bin $P/f.save; mkfifo $P/gmon.out.objects/7-bin
+(cd $P && lim && to "$G" -b --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 0 ] && [ "$(cat $w/err)" = "$G: warning: gmon.out.objects/manifest: line 8: gmon.out.objects/7-bin: not a regular file: left out" ]
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 $w/err; }
+say $r "--objects: a FIFO as an object's file: left out with a warning, no wait"
+rm $P/gmon.out.objects/7-bin; mv $P/f.save $P/gmon.out.objects/7-bin
+mv $m $P/m.save; mkfifo $m
+(cd $P && lim && to "$G" -b --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 0 ] && [ "$(cat $w/err)" = "$G: warning: gmon.out.objects/manifest: not a regular file" ]
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 $w/err; }
+say $r "--objects: a FIFO as the manifest: a warning, no wait"
+rm $m; mkfifo $P/gmon.out.stacks
+(cd $P && lim && to "$G" -b --folded=$w/folded o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 1 ] && [ "$(cat $w/err)" = "$G: gmon.out.stacks: not a regular file" ]
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 $w/err; }
+say $r "stacks: a FIFO as the stack file: refused, no wait"
+rm $P/gmon.out.stacks
+# bad manifest lines: each left out with a warning naming its line, the
+# rest reported (a line ".." once read the folder as a profile and
+# stopped the whole report)
+{ echo "libprof-objects 1"; echo ".. - 0 0 100000 $P/o/bin"; echo "1-bin - 0 0 100000 $P/o/bin"
+  printf '2-bin - 0 0 100000 %s\n' "$(python3 -c 'print("x" * 9000)')"; printf '3-bin - 0\0 0 100000 /x\n'
+  echo "junk"; echo "4-bin - 0 0 100000 $P/o/sym"; echo "5-gone - 0 0 100000 $P/o/bin"; } > $m
+cp $P/empty.gmon $P/gmon.out.objects/4-bin
+(cd $P && lim && to "$G" -b -d128 --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+cat > $w/want <<EOW
+$G: warning: gmon.out.objects/manifest: line 2: \`..' is not a file of gmon.out.objects: left out
+$G: warning: gmon.out.objects/manifest: line 4: longer than 8191 bytes: left out
+$G: warning: gmon.out.objects/manifest: line 5: a NUL byte: left out
+$G: warning: gmon.out.objects/manifest: line 6: not understood: junk
+$G: warning: gmon.out.objects/manifest: line 7: gmon.out.objects/4-bin: the file of line 3 again: left out
+$G: warning: gmon.out.objects/manifest: line 8: gmon.out.objects/5-gone: No such file or directory: left out
+EOW
+ln -f $P/gmon.out.objects/1-bin $P/gmon.out.objects/4-bin
+(cd $P && lim && to "$G" -b -d128 --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 0 ] && cmp -s $w/err $w/want && [ "$(grep -c 'functions from' $w/out)" = 1 ] && grep -q '^Flat profile' $w/out
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; diff $w/want $w/err | head -8; }
+say $r "--objects: bad manifest lines (.., too long, NUL, junk, a file twice, a file missing): each left out with a warning, the rest reported"
+# a manifest past 4 MiB: read up to there, a warning
+python3 -c "
+import sys
+sys.stdout.write('libprof-objects 1\n' + '# a comment line to fill the manifest up\n' * 120000)" > $m
+(cd $P && lim && to "$G" -b --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 0 ] && [ "$(cat $w/err)" = "$G: warning: gmon.out.objects/manifest: line 102301: more than 4194304 bytes: the rest is left out" ]
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 $w/err; }
+say $r "--objects: a 4.8 MB manifest: read up to 4 MiB, a warning"
+# 30 lines that cannot be used: the first 20 told, then how many more
+{ echo "libprof-objects 1"; for i in $(seq 30); do echo "bad line $i"; done; } > $m
+(cd $P && lim && to "$G" -b --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 0 ] && [ "$(wc -l < $w/err)" = 21 ] && [ "$(sed -n 20p $w/err)" = "$G: warning: gmon.out.objects/manifest: line 21: not understood: bad line 20" ] \
+  && [ "$(tail -1 $w/err)" = "$G: warning: gmon.out.objects/manifest: 10 more lines left out (not shown)" ]
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; tail -3 $w/err; }
+say $r "--objects: 30 bad manifest lines: 20 warnings, then how many more"
+# -s --objects: an object's file in the BSD layout (8-byte counts) with
+# an arc of 2^64-1 calls: summed in as many 4-byte records as were read,
+# with a warning (found by fuzz_objects: 2^32 records were written)
+rm -rf $P/gmon.out.objects; mkdir $P/gmon.out.objects
+echo "libprof-objects 1
+1-bin - 0 0x1090 0x1449 $P/o/bin" > $m
+python3 -c "
+import struct, sys
+sys.stdout.buffer.write(struct.pack('<QQQ', 0x1090, 0x10a0, 24 + 8) + bytes(8) + struct.pack('<QQQ', 0x1100, 0x1150, 2**64 - 1))" > $P/gmon.out.objects/1-bin
+(cd $P && lim && to "$G" -s --objects o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+[ $rc = 0 ] && [ "$(cat $w/err)" = "$G: warning: $P/o/bin: a call count over 2^32 in one record (a BSD-format file?): its sum is cut to what 4-byte records hold" ] \
+  && [ "$(ls $P/gmon.sum.objects)" = "1-bin
+manifest" ] && [ $(wc -c < $P/gmon.sum.objects/1-bin) -lt 200 ]
+r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 $w/err; }
+say $r "-s --objects: an arc count of 2^64-1 in a BSD-layout object file: one record, a warning"
+rm -rf $P/gmon.out.objects $P/gmon.sum $P/gmon.sum.objects
+# a stack file over 4 GiB (sparse): refused at once
+truncate -s 4294967297 $P/gmon.out.stacks 2> /dev/null
+if [ -f $P/gmon.out.stacks ]; then
+  (cd $P && lim && to "$G" -b --folded=$w/folded o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+  [ $rc = 1 ] && [ "$(cat $w/err)" = "$G: gmon.out.stacks: larger than 4294967296 bytes" ]
+  r=$?; [ $r = 0 ] || { echo "  status $rc, stderr:"; head -3 $w/err; }
+  say $r "stacks: a stack file over 4 GiB: refused at once"
+  rm -f $P/gmon.out.stacks
+fi
+# --stack-times on stacks of no function (and on none at all): no
+# qsort of a NULL array (UBSan stopped the sanitizer build there)
+printf 'libprof-stacks 1\nhz 100\ndepth 4\nobject 0 0x0 0x0 0x10 - prog\n' > $P/gmon.out.stacks
+(cd $P && lim && to "$G" -b --stack-times o/bin gmon.out) > $w/out 2> $w/err; rc=$?
+printf 'stack 1 1 c 0x5\n' >> $P/gmon.out.stacks
+(cd $P && lim && to "$G" -b --stack-times o/bin gmon.out) > $w/out2 2> $w/err2; rc2=$?
+[ $rc = 0 ] && [ $rc2 = 0 ] && [ ! -s $w/err ] && [ ! -s $w/err2 ] && grep -q '^0 stack samples' $w/out && grep -q '^1 stack samples' $w/out2
+r=$?; [ $r = 0 ] || { echo "  status $rc $rc2, stderr:"; head -3 $w/err $w/err2; }
+say $r "--stack-times: no stack, and a stack in no function"
+rm -f $P/gmon.out.stacks

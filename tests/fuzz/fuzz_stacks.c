@@ -1,11 +1,12 @@
 /* fuzz_stacks.c -- the stack file reader (stacks.c) on arbitrary bytes,
- * then the objects' settle, the resolution and the exports that read
- * stacks (--folded, --flame, --pprof). */
+ * then the objects' settle, the resolution, --stack-times' table and the
+ * exports that read stacks (--folded, --flame, --pprof). */
 #include <unistd.h>
 #include "fuzz.h"
 #include "stacks.h"
 #include "export_flame.h"
 #include "export_pprof.h"
+#include "stack_times.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -45,6 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       export_flame(out, &in);
       export_pprof(out, &in);
       fclose(out);
+      StackTimes t;             /* (no call graph: no estimates) */
+      stack_times_compute(&t, &st, NULL, 0);
+      stack_times_print(&t, &tab, "fuzz.stacks", size & 1);
+      stack_times_free(&t);
     }
   }
   util_fatal_trap(NULL, 0);

@@ -14,7 +14,7 @@ for t in "$@"; do
   log=out/$t.log
   ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
     build/fuzz_$t -max_total_time=$secs -timeout=10 -rss_limit_mb=2560 -malloc_limit_mb=1024 \
-      -max_len=16384 -artifact_prefix=findings/$t- -print_final_stats=1 \
+      -max_len=16384 -close_fd_mask=2 -artifact_prefix=findings/$t- -print_final_stats=1 \
       out/$t corpus/$t > $log 2>&1
   rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' $log | tail -1)

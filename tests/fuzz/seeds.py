@@ -125,3 +125,76 @@ put('stacks', 'basic', hdr + objs + stk)
 put('stacks', 'pie', hdr.replace(b'depth 8', b'depth 64') + b'object 0 0x555555554000 0x555555555000 0x555555555400 - p\n'
     + b'stack 1 2 c 0x555555555010 0x555555555101\n')
 put('stacks', 'cut', hdr + objs + b'stack 7 5 c 0x1010 0x10')
+
+# fuzz_objects: a flags byte, the manifest (@D: the scratch directory, the
+# profile being @D/p; @T: tests/), then "\n@@NAME\n" and each file's bytes
+# ("|NAME": a FIFO, "NAME>TARGET": a symbolic link, "p.stacks": the stack
+# file).  The object is cases/multi/bin (its own gmon.out as its file), by
+# several spellings; or a small ELF made here, in the folder itself.
+def tiny_elf(nfunc=4):
+    """An ELF64 shared object of section headers only: .text, .symtab
+    (NFUNC functions, a local, an IFUNC, an undefined one, a zero-sized
+    one), .strtab, .shstrtab."""
+    text = b'\xc3' * 0x40
+    names = b'\0' + b'\0'.join(b'f%d' % i for i in range(nfunc)) + b'\0loc\0ifn\0und\0nosize\0'
+    def sym(name, info, shndx, value, size):
+        return struct.pack('<IBBHQQ', name, info, 0, shndx, value, size)
+    syms = sym(0, 0, 0, 0, 0)
+    off = 1
+    for i in range(nfunc):
+        syms += sym(off, 0x12, 1, 0x1000 + 0x10 * i, 0x10); off += len(b'f%d' % i) + 1
+    syms += sym(off, 0x02, 1, 0x1030, 8); off += 4       # local
+    syms += sym(off, 0x1a, 1, 0x1038, 8); off += 4       # GNU IFUNC
+    syms += sym(off, 0x12, 0, 0, 0); off += 4            # undefined
+    syms += sym(off, 0x12, 1, 0x1008, 0)                 # no size
+    shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0'
+    body = text + syms + names + shstr
+    o_text, o_sym = 64, 64 + len(text)
+    o_str, o_shs = o_sym + len(syms), o_sym + len(syms) + len(names)
+    shoff = 64 + len(body)
+    shoff += (-shoff) % 8
+    hdr = (b'\x7fELF\x02\x01\x01' + bytes(9) + struct.pack('<HHIQQQIHHHHHH', 3, 62, 1, 0, 0, shoff,
+           0, 64, 0, 0, 64, 5, 4))
+    def sh(name, typ, flags, addr, off, size, link, info, align, ent):
+        return struct.pack('<IIQQQQIIQQ', name, typ, flags, addr, off, size, link, info, align, ent)
+    shdrs = (bytes(64) + sh(1, 1, 6, 0x1000, o_text, len(text), 0, 0, 16, 0)
+             + sh(7, 2, 0, 0, o_sym, len(syms), 3, 2, 8, 24) + sh(15, 3, 0, 0, o_str, len(names), 0, 0, 1, 0)
+             + sh(23, 3, 0, 0, o_shs, len(shstr), 0, 0, 1, 0))
+    return hdr + body + bytes(shoff - 64 - len(body)) + shdrs
+
+mb = os.path.join(tests, 'cases', 'multi')
+mgmon = open(os.path.join(mb, 'gmon.out'), 'rb').read()
+mid = b'8ffd4ec1b7519d3ef79d9c515edbd7a036ab0e34'
+def man(*lines):
+    return b'libprof-objects 1\n# file build-id load-base text-start text-end path\n' + b''.join(l + b'\n' for l in lines)
+def line(f, path, bid=mid, lo=0x1090, hi=0x1449):
+    return b'%s %s 0x7f0000000000 0x%x 0x%x %s' % (f, bid, lo, hi, path)
+def files(*fs):
+    return b''.join(b'\n@@' + n + b'\n' + d for n, d in fs)
+put('objects', 'multi', b'\0' + man(line(b'1-bin', b'@T/cases/multi/bin')) + files((b'1-bin', mgmon)))
+put('objects', 'spellings', b'\1' + man(line(b'1-bin', b'@T/cases/multi/bin'), line(b'2-bin', b'@T/cases/./multi//bin'),
+                                       line(b'3-bin', b'@T/cases/multi/../multi/bin'), line(b'4-bin', b'@D/p.objects/ln'))
+    + files((b'1-bin', mgmon), (b'2-bin', mgmon), (b'3-bin>1-bin', b''), (b'ln>@T/cases/multi/bin', b'')))
+put('objects', 'badlines', b'\2' + man(b'.. - 0 0 100 /x', line(b'1-bin', b'@T/cases/multi/bin'), b'junk',
+                                      line(b'2-bin', b'@T/cases/multi/bin'), line(b'3-gone', b'/nonexistent/lib.so'),
+                                      line(b'4-bin', b'[vdso]', b'-'), line(b'5-bin', b'@T/cases//multi/bin', b'00112233'))
+    + files((b'1-bin', mgmon), (b'|2-bin', b''), (b'4-bin', mgmon[:40]), (b'5-bin', mgmon)))
+put('objects', 'stacks', b'\x08' + man(line(b'1-bin', b'@T/cases/multi/bin')) + files((b'1-bin', mgmon),
+    (b'p.stacks', b'libprof-stacks 1\nhz 100\ndepth 4\nobject 0 0x0 0x1000 0x1400 - prog\n'
+     b'object 1 0x7f0000000000 0x7f0000001090 0x7f0000001449 ' + mid + b' @T/cases/./multi/bin\n'
+     b'object 2 0x7e0000000000 0x7e0000001090 0x7e0000001449 - @T/cases/multi//bin\n'
+     b'thread 1 main\nstack 1 3 c 0x7f00000010a0 0x7e0000001101 0x1001\nstack 1 1 c 0x5\n')))
+elf = tiny_elf()
+put('objects', 'elf', b'\0' + man(line(b'1-lib', b'@D/p.objects/lib.so', b'-', 0x1000, 0x1040),
+                                  line(b'2-lib', b'@D/p.objects/./lib.so', b'-', 0x1000, 0x1040))
+    + files((b'lib.so', elf), (b'1-lib', gnu_write([('h', 0x1000, 0x1040, 16, 100, b'seconds'.ljust(15, b'\0') + b's',
+                                                    tuple(range(16))), ('a', 0x1001, 0x1010, 7)], 8, False)),
+            (b'2-lib', mgmon[:20])))
+# stack files: none of the frames in a function (--stack-times' empty
+# table), no stack at all, one object by several spellings
+put('stacks', 'nofunc', hdr + objs + b'thread 7 main\nstack 7 1 c 0x5\nstack 7 2 c 0x7f0000001234\n')
+put('stacks', 'nostack', hdr + objs)
+put('stacks', 'spellings', hdr + b'object 0 0x0 0x1000 0x1400 - /fuzz/prog\n'
+    + b''.join(b'object %d 0x%x 0x%x 0x%x - %s\n' % (k + 1, (k + 1) << 36, ((k + 1) << 36) + 0x1090, ((k + 1) << 36) + 0x1449, p)
+               for k, p in enumerate([b'../cases/multi/bin', b'../cases/./multi/bin', b'..//cases/multi/bin', b'../cases/multi/../multi/bin']))
+    + b''.join(b'stack 7 1 c 0x%x 0x1001\n' % (((k + 1) << 36) + 0x10a0) for k in range(4)))
