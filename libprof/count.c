@@ -10,7 +10,7 @@
 
 uintptr_t __prof_lowpc;
 uintptr_t __prof_textsize = UINTPTR_MAX;
-unsigned char __prof_counting = 1;
+uint64_t __prof_raw_mult = PROF_RAW_MULT2;
 __thread prof_tab *__prof_tab;
 /* one empty slot of either kind: a part with no slots of its own (a
    thread without a table, a key part before its first arc); never
@@ -18,12 +18,13 @@ __thread prof_tab *__prof_tab;
 static const uint64_t no_slots[4];
 __thread prof_cur __prof_cur = { 0, { (uint64_t *)no_slots }, 0, { (uint64_t *)no_slots } };
 
-/* The stubs' switch: counting (the text's size, and 1 for the raw path)
-   or not (0: every call returns at once). */
+/* The stubs' switch: counting (the text's size, and the raw path's
+   multiplier) or not (0: every call returns at once, the raw path's
+   from its guard slot). */
 static void count_gate(int on)
 {
   __prof_textsize = on ? P.textsize : 0;
-  __prof_counting = (unsigned char)(on != 0);
+  __prof_raw_mult = on ? PROF_RAW_MULT2 : 0;
 }
 
 /* A slot's words, and the word of its count. */
@@ -45,11 +46,27 @@ static inline uint64_t slot_of(uint64_t key, uint64_t mask)
   return ((key * (uint64_t)PROF_HASH_MULT) >> 32) & mask;
 }
 /* The home slot of an entry: a key's hash, or the raw pair's as the stub
-   computes it, ((frompc << 5) ^ selfpc) masked to a slot's byte offset. */
+   computes it, bits 5 and up of v * PROF_RAW_MULT2 (prof.h). */
 static inline uint64_t home_of(const uint64_t *id, int raw, uint64_t mask)
 {
-  if (raw) return (((id[0] << PROF_RAW_SHIFT) ^ id[1]) >> PROF_RAW_SHIFT) & mask;
+  if (raw) return ((id[0] * (uint64_t)PROF_RAW_MULT2) >> PROF_RAW_SHIFT) & mask;
   return slot_of(id[0], mask);
+}
+/* A raw pair's first word, v (prof.h); 0 would read as empty. */
+static inline uint64_t raw_v(uintptr_t frompc, uintptr_t selfpc)
+{
+  return (uint64_t)selfpc * (uint64_t)PROF_RAW_MULT1 + frompc;
+}
+/* Slot 0 of a raw part's slots: the guard, which matches no pair (v 1,
+   selfpc 0; flagged, so never written out).  While not counting the
+   stub's multiplier is 0 and every call reaches slot 0, where it finds
+   no match, and returns.  No pair takes slot 0. */
+static void raw_guard(uint64_t *slots)
+{
+  slots[1] = 0;
+  slots[2] = 0;
+  slots[3] = 1;
+  __atomic_store_n(&slots[0], 1, __ATOMIC_RELEASE);
 }
 
 /* A part of N slots (a power of two) of its own. */
@@ -59,6 +76,7 @@ static void part_set(prof_part *p, int raw, uint64_t *slots, uint64_t n)
   p->mask = n - 1;
   p->bytemask = (n - 1) * SLOT_WORDS(raw) * 8;
   p->used = 0;
+  if (raw) raw_guard(slots);
 }
 static int part_init(prof_part *p, int raw, uint64_t n)
 {
@@ -91,7 +109,8 @@ static int part_add(prof_part *p, int raw, const uint64_t *id, uint64_t count, u
         return 0;
       }
       uint64_t placed = 0;
-      for (uint64_t j = 0; j <= p->mask; j++) {
+      if (raw) raw_guard(ns);
+      for (uint64_t j = raw; j <= p->mask; j++) {
         const uint64_t *o = p->slots + j * w;
         if (!o[0]) continue;
         uint64_t k = home_of(o, raw, n - 1);
@@ -123,7 +142,7 @@ static int tab_add(prof_tab *t, uint64_t key, uint64_t count)
 /* A raw slot's arc as a key; 0 for a pair that is no arc of the text. */
 static uint64_t raw_key(const uint64_t *s)
 {
-  uintptr_t f = s[0] - P.lowpc, self = s[1] - P.lowpc;
+  uintptr_t f = (uintptr_t)(s[0] - s[1] * (uint64_t)PROF_RAW_MULT1) - P.lowpc, self = s[1] - P.lowpc;
   if (s[3] || !s[0] || f >= P.textsize || self >= P.textsize) return 0;
   return (uint64_t)f << 32 | self;
 }
@@ -156,11 +175,13 @@ static int part_rehome(prof_part *p, int raw)
   }
   uint64_t *ns = p->spare, *os = p->slots;
   if (!ns) return 0;
-  for (uint64_t j = 0; j <= mask; j++) {
+  if (raw) raw_guard(ns);
+  for (uint64_t j = raw; j <= mask; j++) {
     uint64_t cur[4], x[4];
     memcpy(cur, os + j * w, w * 8);
     if (!cur[0]) continue;
     for (uint64_t i = home_of(cur, raw, mask);; i = (i + 1) & mask) {
+      if (raw && !i) continue;                    /* the guard's */
       uint64_t *s = ns + i * w;
       if (!s[0]) { memcpy(s, cur, w * 8); break; }
       if (s[c] < cur[c]) { memcpy(x, s, w * 8); memcpy(s, cur, w * 8); memcpy(cur, x, w * 8); }
@@ -251,7 +272,10 @@ static void part_fold(prof_part *p, int raw)
     if (key && o[c] && !tab_add(&P.retired, key, o[c])) P.lost_arcs += o[c];
     if (logged) memset(o, 0, w * 8);
   }
-  if (!logged) memset(p->slots, 0, (p->mask + 1) * w * 8);
+  if (!logged) {
+    memset(p->slots, 0, (p->mask + 1) * w * 8);
+    if (raw) raw_guard(p->slots);
+  }
   p->used = 0;
 }
 
@@ -272,7 +296,10 @@ static void count_fold(prof_tab *t)
    never written). */
 static void part_clear(prof_part *p, int raw)
 {
-  if (p->used) memset(p->slots, 0, (p->mask + 1) * SLOT_WORDS(raw) * 8);
+  if (p->used) {
+    memset(p->slots, 0, (p->mask + 1) * SLOT_WORDS(raw) * 8);
+    if (raw) raw_guard(p->slots);
+  }
   p->used = 0;
 }
 

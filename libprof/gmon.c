@@ -378,7 +378,7 @@ static void count_call(uint64_t key)
 static void count_raw(uintptr_t frompc, uintptr_t selfpc, int not_arc)
 {
   prof_tab *t = thread_attach();
-  uint64_t id[2] = { frompc, selfpc };
+  uint64_t id[2] = { raw_v(frompc, selfpc), selfpc };
   if ((!t || !part_add(&t->raw, 1, id, 1, (uint64_t)not_arc)) && !not_arc)
     __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
 }
@@ -404,7 +404,7 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
   int arc = f < P.textsize && s < P.textsize;   /* as glibc: text only */
   if (__prof_other && s >= P.textsize)          /* LIBPROF_OBJECTS=1 */
     count_call(objects_key(frompc, selfpc, NULL));
-  else if (PROF_RAW && frompc)
+  else if (PROF_RAW && raw_v(frompc, selfpc))
     count_raw(frompc, selfpc, !arc);
   else if (arc)
     count_call(((uint64_t)f << 32) | s);

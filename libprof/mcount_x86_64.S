@@ -17,8 +17,8 @@
  * a call into another object while LIBPROF_OBJECTS=1 gets no slot and
  * goes to C each time.  Only a thread's first call (no table yet) and a
  * pair's first call (an empty slot reached) go to the C slow path, with
- * every argument register preserved.  Profiling off (__prof_counting 0)
- * returns at once.  The counted call's path is 15 instructions and lies
+ * every argument register preserved.  Profiling off (__prof_raw_mult 0)
+ * returns from the miss path.  The counted call's path is 13 instructions and lies
  * in one 64-byte line: the entry points are 64-byte aligned, and the same
  * code across two lines cost Lua about 6% more CPU (DESIGN.md,
  * "Raw-address slots"; tests/libprof/run.sh checks it).
@@ -78,15 +78,22 @@ libprof$text_begin:
 .endm
 #endif
 /* The raw part's slot of the pair (\from, selfpc at 0(%rsp)) in %r11,
-   frompc in %r10: its byte offset ((frompc << 5) ^ selfpc) & the raw
-   byte mask, plus the raw slots (count.c's home_of).  RAW_NEXT: the
-   next slot after %r11, wrapping round. */
+   the pair's first word in %r10: v = selfpc * PROF_RAW_MULT1 + frompc
+   (a slot keeps v and selfpc, which give frompc back), its byte offset
+   (v * __prof_raw_mult) & the raw byte mask, plus the raw slots
+   (count.c's raw_id and home_of).  __prof_raw_mult is 0 while not
+   counting, which gives slot 0, never a pair's (count.c's raw_guard):
+   the miss path then returns.  RAW_NEXT: the next slot after %r11,
+   wrapping round. */
+.macro RAW_V from
+	imulq	$PROF_RAW_MULT1, (%rsp), %r10
+	addq	\from, %r10
+.endm
 #ifdef LIBPROF_STATIC
 .macro RAW_HOME from
-	movq	\from, %r10
+	RAW_V	\from
 	movq	%r10, %r11
-	shlq	$PROF_RAW_SHIFT, %r11
-	xorq	(%rsp), %r11
+	imulq	__prof_raw_mult(%rip), %r11
 	andq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_BYTEMASK, %r11
 	addq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_SLOTS, %r11
 .endm
@@ -99,13 +106,13 @@ libprof$text_begin:
 #else
 /* (libprof.so: the TLS block's offset from the GOT, through %r10) */
 .macro RAW_HOME from
-	movq	\from, %r11
-	shlq	$PROF_RAW_SHIFT, %r11
-	xorq	(%rsp), %r11
+	RAW_V	\from
+	movq	%r10, %r11
+	imulq	__prof_raw_mult(%rip), %r11
 	movq	__prof_cur@gottpoff(%rip), %r10
 	andq	%fs:PROF_CUR_RAW_BYTEMASK(%r10), %r11
 	addq	%fs:PROF_CUR_RAW_SLOTS(%r10), %r11
-	movq	\from, %r10
+	RAW_V	\from
 .endm
 .macro RAW_NEXT
 	movq	__prof_cur@gottpoff(%rip), %r10
@@ -197,10 +204,8 @@ libprof$text_begin:
 /* The program's path of \p's kind (mcount, __fentry__). */
 .macro PROF_FAST p, from
 .L\p\()_d0:
-	cmpb	$0, __prof_counting(%rip)	/* 0 while not counting */
-	je	.L\p\()_ret
 	RAW_HOME \from
-	cmpq	%r10, (%r11)			/* frompc ... */
+	cmpq	%r10, (%r11)			/* v ... */
 	jne	.L\p\()_miss
 	movq	(%rsp), %r10
 	cmpq	%r10, 8(%r11)			/* ... and selfpc */
@@ -208,13 +213,16 @@ libprof$text_begin:
 	incq	16(%r11)			/* only this thread writes it */
 .L\p\()_ret:
 	ret
-	/* another pair in the slot: the next one, wrapping round; an empty
-	   one (a new pair, or no table) sends the call to C */
+	/* another pair in the slot: while not counting, return; else the
+	   next one, wrapping round; an empty one (a new pair, or no table)
+	   sends the call to C */
 .L\p\()_miss:
+	cmpq	$0, __prof_raw_mult(%rip)	/* 0 while not counting */
+	je	.L\p\()_ret
 	cmpq	$0, (%r11)
 	je	.L\p\()_slow
 	RAW_NEXT
-	movq	\from, %r10
+	RAW_V	\from
 	cmpq	%r10, (%r11)
 	jne	.L\p\()_miss
 	movq	(%rsp), %r10

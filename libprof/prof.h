@@ -32,9 +32,15 @@ typedef struct {
 /* x86-64's program path counts in raw slots (PROF_RAW): {frompc, selfpc,
    count, flags}, 32 bytes, the two addresses as the stub finds them, so
    that its fast path needs no range check and fits in one 64-byte line
-   (DESIGN.md, "Raw-address slots").  frompc 0 = empty; flags nonzero: a
-   pair that is no arc of the program (a call from outside its text, or
-   into another object), counted by the stub and never written. */
+   (DESIGN.md, "Raw-address slots").  The first word is not frompc but
+   v = selfpc * PROF_RAW_MULT1 + frompc (so frompc = v - selfpc *
+   PROF_RAW_MULT1), the home slot bits 5 and up of v * PROF_RAW_MULT2
+   (notes-h6.md: a hash of both addresses that fits the stub's line).
+   v 0 = empty; flags nonzero: a pair that is no arc of the program (a
+   call from outside its text, or into another object), counted by the
+   stub and never written.  Slot 0 of every raw part holds a guard that
+   matches no pair (v 1, selfpc 0): while not counting the stub's
+   multiplier is 0, so every call reaches slot 0 and returns. */
 #if defined(__x86_64__)
 #define PROF_RAW 1
 #else
@@ -99,8 +105,8 @@ extern uintptr_t __prof_lowpc PROF_HIDDEN;
 /* 0 while not counting, all ones before start-up (so that the first call
    reaches C, which starts profiling where no start-up file did) */
 extern uintptr_t __prof_textsize PROF_HIDDEN;
-/* the same for the raw path: 0 while not counting, else 1 */
-extern unsigned char __prof_counting PROF_HIDDEN;
+/* the same for the raw path: 0 while not counting, else PROF_RAW_MULT2 */
+extern uint64_t __prof_raw_mult PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
 extern __thread prof_cur __prof_cur PROF_HIDDEN;
 
@@ -203,6 +209,13 @@ _Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
    under 2^31 so that x86-64 multiplies by it as a sign-extended 32-bit
    immediate (2^32 / golden ratio, mod 2^32, as in Fibonacci hashing) */
 #define PROF_HASH_MULT 0x61C88647
+/* The raw pair's multipliers (x86-64's program path): selfpc's is even,
+   so that the lowest bit in which a run of calls at one stride differs
+   (frompc and selfpc stepping together, as in a chain of like
+   functions) does not cancel out in v; the second is odd.  Both under
+   2^31: imul's sign-extended immediate. */
+#define PROF_RAW_MULT1 0x3C6EF372
+#define PROF_RAW_MULT2 0x5BD1E995
 
 /* How the stubs declare a public entry point: a weak object in the static
    archive (invisible to gprof, see above), a function in libprof.so. */
