@@ -47,6 +47,18 @@ typedef struct {
 #define PROF_RAW 0
 #endif
 
+/* A part's slots from before a grow (count.c part_add), with no counts
+   but those a stub added after it: a profiled signal handler that grew
+   the table may have interrupted the stub between its finding a slot
+   and its increment, which then lands here.  Read with the part's own
+   slots wherever counts are summed; kept in the bytes after the newer
+   slots (never unmapped). */
+typedef struct prof_stale {
+  const uint64_t *slots;
+  uint64_t mask;
+  const struct prof_stale *next;  /* older ones */
+} prof_stale;
+
 /* One of a thread's tables: a power of two of slots of one kind, the key
    slots (prof_slot) or the raw ones (four words), found by linear probing
    from their hash.  Only the owner writes it. */
@@ -63,6 +75,7 @@ typedef struct {
   uint64_t used;
   uint64_t *spare;              /* the other slots of count_rehome, or NULL */
   uint64_t spare_mask;          /* their mask */
+  const prof_stale *stale;      /* slots from before grows, newest first */
   /* the slots of the first PROF_TAB_LOG entries, so a short-lived
      thread's few arcs are folded and cleared without scanning the whole
      table (rebuilt when the table grows) */

@@ -161,6 +161,15 @@ static int sum_tables(sum_tab *sum, int lib)
         if (key && ((key & 0xffffffffu) >= P.textsize) == lib && !sum_add(sum, key, e[c]))
           err = ENOMEM;
       }
+      /* and the counts left in its older slots (prof_stale) */
+      prof_stale rec;
+      for (const prof_stale *st = part_old(p, &rec); st && !err; st = st->next)
+        for (uint64_t i = 0; i <= st->mask && !err; i++) {
+          const uint64_t *o = st->slots + i * w;
+          uint64_t key = o[0] && o[c] ? (raw ? raw_key(o) : o[0]) : 0;
+          if (key && ((key & 0xffffffffu) >= P.textsize) == lib && !sum_add(sum, key, o[c]))
+            err = ENOMEM;
+        }
     }
   }
   lock_give(&P.tab_lock, taken);
