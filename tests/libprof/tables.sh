@@ -10,7 +10,7 @@
 # with many arcs in the table.  LIBPROF_A: the archive to link (default
 # libprof/libprof.a).  Prints "ok ..." / "FAIL ..." lines.
 . "$(dirname "$0")/common.sh"
-LIB=${LIBPROF_A:-$top/libprof/libprof.a}
+if [ -n "$LIBPROF_A" ]; then LIB=$LIBPROF_A; else LIB="-L$top/libprof -lprof"; fi
 
 # gen KIND: a C program of one adversarial family on stdout; each prints
 # its CPU time and the calls it made into t0 (the flat profile checks it)
@@ -54,7 +54,7 @@ for t in "cliff 60" "aligned 40" "fanout 400" "chain 400"; do
   set -- $t
   gen $1 > $1.c
   ok=1
-  if cc -O1 -fno-inline $1.c -o $1.plain 2> cc.err && cc -O1 -fno-inline -pg $1.c -o $1.pg "$LIB" 2>> cc.err; then
+  if cc -O1 -fno-inline $1.c -o $1.plain 2> cc.err && cc -O1 -fno-inline -pg $1.c -o $1.pg $LIB 2>> cc.err; then
     plain=$(./$1.plain $2 2>&1 > /dev/null)
     rm -f gmon.out
     # (a minute at most: the hash this replaced took hours on cliff)
@@ -73,7 +73,7 @@ done
 # a profiled signal handler growing the thread's table (and the sampling
 # handler rebuilding it, nested in that handler) while the stub it
 # interrupted held a slot of the old slots: that call counted too
-cc -O1 -pg "$here/grow.c" -o grow "$LIB" -lpthread
+cc -O1 -pg "$here/grow.c" -o grow $LIB -lpthread
 bad=0
 for run in 1 2 3; do
   rm -f gmon.out
@@ -95,6 +95,6 @@ awk 'BEGIN {
   print "int main(void) { all(2); moncontrol(0); all(7); moncontrol(1); all(3); return 0; }"
 }' > monctl.c
 rm -f gmon.out
-cc -O1 -pg monctl.c -o monctl "$LIB" && ./monctl
+cc -O1 -pg monctl.c -o monctl $LIB && ./monctl
 "$G" -b -p monctl gmon.out | awk '$NF ~ /^t[0-9]+$/ && NF >= 7 { n++; if ($4 != 5) bad++ } END { exit !(n == 300 && !bad) }'
 say $? "moncontrol(0) with 300 arcs in the table: each function counted 5 times (2 before, 3 after)"
