@@ -43,7 +43,8 @@ static void set_table(prof_tab *t)
 }
 static inline uint64_t slot_of(uint64_t key, uint64_t mask)
 {
-  return ((key * (uint64_t)PROF_HASH_MULT) >> 32) & mask;
+  uint64_t v = (key >> 32) * (uint64_t)PROF_KEY_MULT + key;
+  return ((v * (uint64_t)PROF_HASH_MULT) >> 32) & mask;
 }
 /* The home slot of an entry: a key's hash, or the raw pair's as the stub
    computes it, bits 5 and up of v * PROF_RAW_MULT2 (prof.h). */
@@ -347,12 +348,43 @@ static void part_fold(prof_part *p, int raw)
   p->stale = NULL;
 }
 
+/* How far lookups probe, for LIBPROF_OVERHEAD=report: the calls counted
+   in threads' tables, the slots their lookups took (home slot to the
+   arc's, weighted by the arc's count), and the most one took; from each
+   thread's table when it ends, and the live ones' at the report
+   (count_probes).  A measure of the hash on the program's own arcs. */
+static uint64_t probe_calls, probe_slots, probe_max;
+static void part_probes(const prof_part *p, int raw)
+{
+  const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
+  const uint64_t mask = p->mask, *slots = p->slots;
+  for (uint64_t i = (unsigned)raw; slots && i <= mask; i++) {
+    const uint64_t *o = slots + i * w;
+    if (!o[0] || !o[c]) continue;
+    uint64_t n = ((i - home_of(o, raw, mask)) & mask) + 1;
+    probe_calls += o[c];
+    probe_slots += n * o[c];
+    if (n > probe_max) probe_max = n;
+  }
+}
+static void count_probes(void)
+{
+  int taken = lock_take(&P.tab_lock, 2000);
+  for (prof_tab *t = P.tabs; t; t = t->next) {
+    part_probes(&t->key, 0);
+    if (PROF_RAW) part_probes(&t->raw, 1);
+  }
+  lock_give(&P.tab_lock, taken);
+}
+
 /* A thread ends: its counts go to the shared table, its table, emptied,
    to the free list. */
 static void count_fold(prof_tab *t)
 {
   set_table(NULL);
   int taken = lock_take(&P.tab_lock, -1);
+  part_probes(&t->key, 0);
+  if (PROF_RAW) part_probes(&t->raw, 1);
   part_fold(&t->key, 0);
   if (PROF_RAW) part_fold(&t->raw, 1);
   t->next_free = P.free;

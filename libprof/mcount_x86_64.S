@@ -170,7 +170,11 @@ libprof$text_begin:
    slot from its hash, then the next ones; an empty slot (a new arc, or
    no table) sends it to \slow. */
 .macro COUNT_KEY probe, slow
-	imulq	$PROF_HASH_MULT, %r10, %r11
+	movq	%r10, %r11
+	shrq	$32, %r11
+	imulq	$PROF_KEY_MULT, %r11, %r11
+	addq	%r10, %r11			/* v (prof.h) */
+	imulq	$PROF_HASH_MULT, %r11, %r11
 	shrq	$28, %r11			/* the hash, times 16 ... */
 	TLS_SLOT %r11				/* ... masked: the arc's home slot */
 	cmpq	%r10, (%r11)

@@ -218,10 +218,17 @@ _Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
 #endif
 #endif
 
-/* The multiplier of the arc hash, ((key * M) >> 32) & mask: odd, and
-   under 2^31 so that x86-64 multiplies by it as a sign-extended 32-bit
-   immediate (2^32 / golden ratio, mod 2^32, as in Fibonacci hashing) */
+/* The key's hash: bits 32 and up of v * PROF_HASH_MULT, masked, where
+   v = (key >> 32) * PROF_KEY_MULT + key: the caller's code multiplied
+   into the low bits too, or callers at one stride (like functions, each
+   aligned) would share buckets of the stride's size (notes-h6.md).
+   Both under 2^31 so that x86-64 multiplies by them as sign-extended
+   32-bit immediates; PROF_HASH_MULT is odd (2^32 / golden ratio, mod
+   2^32, as in Fibonacci hashing), PROF_KEY_MULT even (a caller and
+   callee stepping together, as in a chain of like functions, would
+   have their stride's lowest bit cancel out of v). */
 #define PROF_HASH_MULT 0x61C88647
+#define PROF_KEY_MULT 0x3C6EF372
 /* The raw pair's multipliers (x86-64's program path): selfpc's is even,
    so that the lowest bit in which a run of calls at one stride differs
    (frompc and selfpc stepping together, as in a chain of like

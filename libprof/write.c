@@ -696,6 +696,16 @@ static void report_lost(void)
     say(t, " ms of CPU time) in libprof's own code, not in the profile\n", NULL);
     make_name(n, sizeof n, NULL, NULL, (long)P.rehomes);
     say("libprof: arc tables rebuilt busiest-first ", n, " times\n");
+    count_probes();
+    if (probe_calls) {
+      uint64_t h = probe_slots * 100 / probe_calls;
+      char f[8];
+      make_name(n, sizeof n, NULL, NULL, (long)(h / 100));
+      make_name(f, sizeof f, h % 100 < 10 ? ".0" : ".", NULL, (long)(h % 100));
+      make_name(t, sizeof t, NULL, NULL, (long)probe_max);
+      say("libprof: arc lookups probed ", n, f);
+      say(" slots per counted call on average, at most ", t, "\n");
+    }
   }
   uint64_t lost = P.lost_arcs;
   if (!lost) return;

@@ -40,6 +40,12 @@ gen() {
       print "__attribute__((noinline)) void site(fn f) { f(); }"
       print "int main(int c, char **v) { int r = atoi(v[1]); for (int k = 0; k < r; k++) for (int j = 0; j < 5000; j++) site(tab[j]);"
       print "  fprintf(stderr, \"%.3f\\n\", cpu()); printf(\"%d\\n\", r); return 0; }"
+    } else if (kind == "strided") {   # 4096 64-byte-aligned like callers x 1 target
+      print "__attribute__((noinline)) void t0(void) { sink++; }"
+      for (i = 0; i < 4096; i++) printf "__attribute__((noinline, aligned(64))) void c%d(void) { t0(); }\n", i
+      printf "void (*callers[4096])(void) = {"; for (i = 0; i < 4096; i++) printf "%sc%d", i ? "," : "", i; print "};"
+      print "int main(int c, char **v) { int r = atoi(v[1]); for (int k = 0; k < r; k++) for (int i = 0; i < 4096; i++) callers[i]();"
+      print "  fprintf(stderr, \"%.3f\\n\", cpu()); printf(\"%d\\n\", 4096 * r); return 0; }"
     } else if (kind == "chain") {     # 5000 like functions, each calling the next
       print "__attribute__((noinline)) void t0(void) { sink++; }"
       for (j = 1; j < 5000; j++) printf "__attribute__((noinline)) void t%d(void) { t%d(); sink++; }\n", j, j - 1
@@ -69,6 +75,28 @@ for t in "cliff 60" "aligned 40" "fanout 400" "chain 400"; do
   fi
   say $ok "hash on adversarial arcs ($1): -pg CPU ${prof} s against ${plain} s plain (<= 20x + 0.5 s), t0 called ${got:-?}/${want:-?}"
 done
+
+# how far lookups probe (LIBPROF_OVERHEAD=report), on the key part's hash
+# (i386's tables; aarch64's and other objects' use it too) and the raw
+# part's (x86-64): callers at a common stride (64-byte-aligned like
+# functions, each calling one target) shared a bucket of the stride's
+# size in the key part: about 16 slots per lookup
+gen strided > strided.c
+for arch in x86-64 i386; do
+  case $arch in x86-64) how=$LIB;; i386) how="-m32 -L$top/libprof/32 -lprof";; esac
+  if [ $arch = i386 ] && [ ! -f "$top/libprof/32/libprof.a" ]; then echo "skip probe lengths on i386 (no libprof/32/libprof.a)"; continue; fi
+  if ! cc -O1 -pg strided.c -o strided.$arch $how 2> cc.err; then echo "skip probe lengths on $arch (did not build)"; continue; fi
+  rm -f gmon.out
+  if ! LIBPROF_OVERHEAD=report ./strided.$arch 20 > /dev/null 2> report.txt; then echo "skip probe lengths on $arch (does not run here)"; continue; fi
+  m=$(sed -n 's/^libprof: arc lookups probed \([0-9.]*\) slots.*/\1/p' report.txt)
+  [ -n "$m" ] && echo "$m" | awk '{exit !($1 <= 2)}'
+  say $? "lookups on 4096 callers at a 64-byte stride ($arch): ${m:-no} slots probed per call on average (<= 2)"
+done
+rm -f gmon.out
+LIBPROF_OVERHEAD=report ./cliff.pg 5 > /dev/null 2> report.txt
+m=$(sed -n 's/^libprof: arc lookups probed \([0-9.]*\) slots.*/\1/p' report.txt)
+[ -n "$m" ] && echo "$m" | awk '{exit !($1 <= 2.5)}'
+say $? "lookups on cliff's 120,000 arcs: ${m:-no} slots probed per call on average (<= 2.5)"
 
 # a profiled signal handler growing the thread's table (and the sampling
 # handler rebuilding it, nested in that handler) while the stub it
