@@ -54,13 +54,14 @@ static void set_table(prof_tab *t)
 }
 static inline uint64_t slot_of(uint64_t key, uint64_t mask)
 {
-  return ((key * (uint64_t)PROF_HASH_MULT) >> 32) & mask;
+  uint64_t v = (key >> 32) * (uint64_t)PROF_KEY_MULT + key;
+  return ((v * (uint64_t)PROF_HASH_MULT) >> 32) & mask;
 }
 /* The home slot of an entry: a key's hash, or the raw pair's as the stub
-   computes it, ((frompc << 5) ^ selfpc) masked to a slot's byte offset. */
+   computes it, bits 5 and up of selfpc * PROF_RAW_MULT * frompc (prof.h). */
 static inline uint64_t home_of(const uint64_t *id, int raw, uint64_t mask)
 {
-  if (raw) return (((id[0] << PROF_RAW_SHIFT) ^ id[1]) >> PROF_RAW_SHIFT) & mask;
+  if (raw) return ((id[1] * (uint64_t)PROF_RAW_MULT * id[0]) >> PROF_RAW_SHIFT) & mask;
   return slot_of(id[0], mask);
 }
 
@@ -97,8 +98,15 @@ static int part_add(prof_part *p, int raw, const uint64_t *id, uint64_t count, u
       sigfillset(&all);
       raw_sigmask(SIG_BLOCK, &all, &old);
       uint64_t n = p->used ? (p->mask + 1) * 2 : KEY_FIRST;
-      uint64_t *ns = map_zero(n * w * 8);
+      /* a thread's part (the shared one no stub reads; no_slots none
+         counts in): its old slots kept on the part's stale list, under
+         tab_lock so that no writer reads them while their counts move */
+      uint64_t *os = p->slots, omask = p->mask;
+      const int keep = p != &P.retired.key && os != no_slots;
+      const int taken = keep ? lock_take(&P.tab_lock, -1) : 0;
+      uint64_t *ns = map_zero(n * w * 8 + (keep ? sizeof(prof_stale) : 0));
       if (!ns) {
+        lock_give(&P.tab_lock, taken);
         raw_sigmask(SIG_SETMASK, &old, NULL);
         return 0;
       }
@@ -116,6 +124,17 @@ static int part_add(prof_part *p, int raw, const uint64_t *id, uint64_t count, u
       __atomic_store_n(&p->bytemask, (n - 1) * w * 8, __ATOMIC_RELEASE);
       __atomic_store_n(&p->mask, n - 1, __ATOMIC_RELEASE);
       if (__prof_tab && (p == &__prof_tab->key || p == &__prof_tab->raw)) set_table(__prof_tab);
+      if (keep) {
+        /* counts moved: the old slots keep their pairs, counts 0, for
+           the increment of a stub this handler interrupted (prof_stale) */
+        for (uint64_t j = 0; j <= omask; j++) os[j * w + c] = 0;
+        prof_stale *st = (prof_stale *)(ns + n * w);
+        st->slots = os;
+        st->mask = omask;
+        st->next = p->stale;
+        __atomic_store_n(&p->stale, st, __ATOMIC_RELEASE);
+      }
+      lock_give(&P.tab_lock, taken);
       raw_sigmask(SIG_SETMASK, &old, NULL);
       return part_add(p, raw, id, count, flags);
     }
@@ -140,6 +159,37 @@ static uint64_t raw_key(const uint64_t *s)
   return (uint64_t)f << 32 | self;
 }
 
+/* The part's older slots that may hold counts, as a list: its spare
+   (REC filled with it), then those from before grows (prof_stale). */
+static const prof_stale *part_old(const prof_part *p, prof_stale *rec)
+{
+  const prof_stale *st = __atomic_load_n(&p->stale, __ATOMIC_ACQUIRE);
+  if (!p->spare) return st;
+  rec->slots = p->spare;
+  rec->mask = p->spare_mask;
+  rec->next = st;
+  return rec;
+}
+
+/* The counts in SLOTS (of MASK) -- older slots of P, whose entries P
+   holds too -- added to P's entries and cleared there. */
+static void part_harvest(prof_part *p, int raw, uint64_t *slots, uint64_t mask)
+{
+  const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
+  for (uint64_t j = 0; j <= mask; j++) {
+    uint64_t *o = slots + j * w, *s = NULL;
+    if (!o[0] || !o[c]) continue;
+    for (uint64_t i = home_of(o, raw, p->mask), k = 0; k <= p->mask; i = (i + 1) & p->mask, k++) {
+      uint64_t *e = p->slots + i * w;
+      if (!e[0]) break;
+      if (e[0] == o[0] && (!raw || e[1] == o[1])) { s = e; break; }
+    }
+    if (s) s[c] += o[c];
+    else P.lost_arcs += o[c];
+    o[c] = 0;
+  }
+}
+
 /* A part rebuilt so that its busiest entries sit in their home slots:
    the stub's fast path finds an arc in its home slot with one compare,
    and pays several instructions and a mispredicted branch per slot it
@@ -152,18 +202,27 @@ static uint64_t raw_key(const uint64_t *s)
    on: every entry stays reachable from its home without crossing an
    empty slot, as lookups need.  The new slots are the part's spare ones,
    and the old become the spare: at most twice a part's slots, never
-   unmapped (a writer may be reading them).  Returns 1 if rebuilt. */
+   unmapped (a writer may be reading them).  The old keep their entries
+   with counts 0: a stub that a profiled signal handler interrupted
+   between finding its slot and its increment (this rebuild ran in a
+   sampling signal nested in that handler) adds its one there; readers
+   add the spare's counts, and the next rebuild takes them back first.
+   Returns 1 if rebuilt. */
 static int part_rehome(prof_part *p, int raw)
 {
   if (p->used <= PROF_TAB_LOG) return 0;         /* small: log kept, no gain */
   const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
   uint64_t mask = p->mask;
   size_t bytes = (mask + 1) * w * 8;
-  if (p->spare && p->spare_mask != mask) p->spare = NULL;   /* a grown part's: left */
+  if (p->spare && p->spare_mask != mask) {     /* a grown part's: left */
+    part_harvest(p, raw, p->spare, p->spare_mask);
+    p->spare = NULL;
+  }
   if (!p->spare) {
     p->spare = map_zero(bytes);
     p->spare_mask = mask;
   } else {
+    part_harvest(p, raw, p->spare, mask);
     memset(p->spare, 0, bytes);
   }
   uint64_t *ns = p->spare, *os = p->slots;
@@ -179,6 +238,7 @@ static int part_rehome(prof_part *p, int raw)
     }
   }
   __atomic_store_n(&p->slots, ns, __ATOMIC_RELEASE);
+  for (uint64_t j = 0; j <= mask; j++) os[j * w + c] = 0;     /* moved */
   p->spare = os;
   return 1;
 }
@@ -265,6 +325,44 @@ static void part_fold(prof_part *p, int raw)
   }
   if (!logged) memset(p->slots, 0, (p->mask + 1) * w * 8);
   p->used = 0;
+  prof_stale rec;
+  for (const prof_stale *st = part_old(p, &rec); st; st = st->next)
+    for (uint64_t j = 0; j <= st->mask; j++) {
+      uint64_t *o = (uint64_t *)st->slots + j * w;
+      uint64_t key = o[0] && o[c] ? (raw ? raw_key(o) : o[0]) : 0;
+      if (key && !tab_add(&P.retired, key, o[c])) P.lost_arcs += o[c];
+      o[c] = 0;
+    }
+  p->stale = NULL;
+}
+
+/* How far lookups probe, for LIBPROF_OVERHEAD=report: the calls counted
+   in threads' tables, the slots their lookups took (home slot to the
+   arc's, weighted by the arc's count), and the most one took; from each
+   thread's table when it ends, and the live ones' at the report
+   (count_probes).  A measure of the hash on the program's own arcs. */
+static uint64_t probe_calls, probe_slots, probe_max;
+static void part_probes(const prof_part *p, int raw)
+{
+  const unsigned w = SLOT_WORDS(raw), c = SLOT_COUNT(raw);
+  const uint64_t mask = p->mask, *slots = p->slots;
+  for (uint64_t i = 0; slots && i <= mask; i++) {
+    const uint64_t *o = slots + i * w;
+    if (!o[0] || !o[c]) continue;
+    uint64_t n = ((i - home_of(o, raw, mask)) & mask) + 1;
+    probe_calls += o[c];
+    probe_slots += n * o[c];
+    if (n > probe_max) probe_max = n;
+  }
+}
+static void count_probes(void)
+{
+  int taken = lock_take(&P.tab_lock, 2000);
+  for (prof_tab *t = P.tabs; t; t = t->next) {
+    part_probes(&t->key, 0);
+    if (PROF_RAW) part_probes(&t->raw, 1);
+  }
+  lock_give(&P.tab_lock, taken);
 }
 
 /* A thread ends: its counts go to the shared table, its table, emptied,
@@ -273,6 +371,8 @@ static void count_fold(prof_tab *t)
 {
   set_table(NULL);
   int taken = lock_take(&P.tab_lock, -1);
+  part_probes(&t->key, 0);
+  if (PROF_RAW) part_probes(&t->raw, 1);
   part_fold(&t->key, 0);
   if (PROF_RAW) part_fold(&t->raw, 1);
   t->next_free = P.free;
@@ -286,6 +386,8 @@ static void part_clear(prof_part *p, int raw)
 {
   if (p->used) memset(p->slots, 0, (p->mask + 1) * SLOT_WORDS(raw) * 8);
   p->used = 0;
+  p->stale = NULL;
+  p->spare = NULL;
 }
 
 /* A forked child starts with empty counts: every table is emptied (the

@@ -5,11 +5,18 @@
  * ordinary one for the compiler (x9-x17 are free), but the argument
  * registers x0-x8 are kept anyway.
  *
+<<<<<<< HEAD
  * The fast path is x86-64's: both addresses inside the text
  * (__prof_textsize 0 while not counting, so every call returns at once,
  * and before the thread's TLS may be read), the thread's own table (no
  * table: C), key = (frompc - lowpc) << 32 | (selfpc -
  * lowpc), its hash ((key * PROF_HASH_MULT) >> 32) & mask taken as a byte
+=======
+ * The fast path is x86-64's: the thread's own table (no table: C), both
+ * addresses inside the text (__prof_textsize 0 while not counting, so
+ * every call returns at once), key = (frompc - lowpc) << 32 | (selfpc -
+ * lowpc), its hash (prof.h's: (v * PROF_HASH_MULT) >> 32) & mask taken as a byte
+>>>>>>> h6
  * offset in one and-with-shift ((product >> 28) & bytemask), the home
  * slot compared and the probe going on from there; a hit adds one to the
  * 64-bit count (only this thread writes it).  An empty slot (a new arc)
@@ -55,8 +62,11 @@ libprof$text_begin:
    its home slot compared, a hit counted and returned; another key there
    goes to \p's probe (PROBE, out of line). */
 .macro COUNT p
-	ldr	x14, .Lmult
-	mul	x14, x12, x14
+	adr	x14, .Lmult
+	ldp	x14, x15, [x14]				/* PROF_KEY_MULT, PROF_HASH_MULT */
+	lsr	x16, x12, #32
+	madd	x16, x16, x14, x12			/* v (prof.h) */
+	mul	x14, x16, x15
 	ldp	x10, x11, [x9, #PROF_TAB_SLOTS]		/* slots, bytemask */
 	and	x14, x11, x14, lsr #28			/* the slot's byte offset */
 	add	x14, x10, x14				/* the arc's home slot */
@@ -219,6 +229,6 @@ libprof$tramp_mc:
 
 	.p2align 3
 .Lmult:
-	.quad	PROF_HASH_MULT
+	.quad	PROF_KEY_MULT, PROF_HASH_MULT
 #endif
 	.section .note.GNU-stack,"",@progbits

@@ -10,18 +10,18 @@
  * thread's TLS may be read), the thread's own table (no table: C), selfpc
  * inside the text, then the 64-bit key (frompc - lowpc) << 32
  * | (selfpc - lowpc) is looked up from its home slot by linear probing
- * and its 64-bit count incremented with add/adc.  The hash is the high
- * word of the low 64 bits of key * PROF_HASH_MULT, from 32-bit halves:
- * a * MLO + b * MHI + high(b * MLO) with a = frompc - lowpc, b = selfpc -
- * lowpc (the a * MHI term lands above bit 63).  i386 has no PC-relative
+ * and its 64-bit count incremented with add/adc.  The hash (prof.h) is
+ * the high word of v * PROF_HASH_MULT, v = a * PROF_KEY_MULT + key with
+ * a = frompc - lowpc, b = selfpc - lowpc, from 32-bit halves: v's words
+ * from a * PROF_KEY_MULT (one mull) plus b and a (add/adc), then
+ * low(v_hi * MULT) + high(v_lo * MULT) (an imul and a mull, the first
+ * kept on the stack meanwhile).  i386 has no PC-relative
  * data access: a call/pop gives the address of label 1, and the globals
  * are read relative to it.  In the static archive the table comes with
  * one local-exec access to %gs (the archive is only linked into
  * programs); a shared build goes through the GOT (initial-exec).
  * Samples in the stub are dropped (empty libprof$stub_map). */
 #include "prof.h"
-#define MLO (PROF_HASH_MULT & 0xffffffff)
-#define MHI (PROF_HASH_MULT >> 32)
 #ifdef PROF_END
 /* assembled again with PROF_END: the end of libprof's code, joined after
    gmon.c's (the stubs come first, see Makefile.in) */
@@ -48,12 +48,16 @@ libprof$text_begin:
    another key there goes to \p's probe (PROBE32, out of line).
    Clobbers %eax and %edx. */
 .macro COUNT32 p
-	movl	$MLO, %eax
-	mull	%ebx				/* %edx = high(b * MLO) */
-	imull	$MLO, %esi, %eax
-	addl	%eax, %edx
-	imull	$MHI, %ebx, %eax
-	addl	%eax, %edx			/* the hash */
+	movl	$PROF_KEY_MULT, %eax
+	mull	%esi				/* a * PROF_KEY_MULT */
+	addl	%ebx, %eax			/* + (a << 32 | b): v's low word ... */
+	adcl	%esi, %edx			/* ... and high word */
+	imull	$PROF_HASH_MULT, %edx, %edx	/* low(v_hi * MULT) ... */
+	pushl	%edx
+	movl	$PROF_HASH_MULT, %edx
+	mull	%edx				/* ... + high(v_lo * MULT): */
+	popl	%eax
+	addl	%eax, %edx			/* the hash (prof.h) */
 	shll	$4, %edx
 	andl	PROF_TAB_BYTEMASK(%ecx), %edx	/* a slot's byte offset */
 	addl	PROF_TAB_SLOTS(%ecx), %edx	/* the arc's home slot */

@@ -32,7 +32,8 @@ typedef struct {
 /* x86-64's program path counts in raw slots (PROF_RAW): {frompc, selfpc,
    count, flags}, 32 bytes, the two addresses as the stub finds them, so
    that its fast path needs no range check and fits in one 64-byte line
-   (DESIGN.md, "Raw-address slots").  frompc 0 = empty; flags nonzero: a
+   (DESIGN.md, "Raw-address slots").  The home slot: bits 5 and up of
+   selfpc * PROF_RAW_MULT * frompc.  frompc 0 = empty; flags nonzero: a
    pair that is no arc of the program (a call from outside its text, or
    into another object), counted by the stub and never written. */
 #if defined(__x86_64__)
@@ -40,6 +41,18 @@ typedef struct {
 #else
 #define PROF_RAW 0
 #endif
+
+/* A part's slots from before a grow (count.c part_add), with no counts
+   but those a stub added after it: a profiled signal handler that grew
+   the table may have interrupted the stub between its finding a slot
+   and its increment, which then lands here.  Read with the part's own
+   slots wherever counts are summed; kept in the bytes after the newer
+   slots (never unmapped). */
+typedef struct prof_stale {
+  const uint64_t *slots;
+  uint64_t mask;
+  const struct prof_stale *next;  /* older ones */
+} prof_stale;
 
 /* One of a thread's tables: a power of two of slots of one kind, the key
    slots (prof_slot) or the raw ones (four words), found by linear probing
@@ -57,6 +70,7 @@ typedef struct {
   uint64_t used;
   uint64_t *spare;              /* the other slots of count_rehome, or NULL */
   uint64_t spare_mask;          /* their mask */
+  const prof_stale *stale;      /* slots from before grows, newest first */
   /* the slots of the first PROF_TAB_LOG entries, so a short-lived
      thread's few arcs are folded and cleared without scanning the whole
      table (rebuilt when the table grows) */
@@ -99,7 +113,8 @@ extern uintptr_t __prof_lowpc PROF_HIDDEN;
 /* 0 while not counting, all ones before start-up (so that the first call
    reaches C, which starts profiling where no start-up file did) */
 extern uintptr_t __prof_textsize PROF_HIDDEN;
-/* the same for the raw path: 0 while not counting, else 1 */
+/* the same for the raw path: 0 while not counting (and until the
+   process is ready: gmon.c's `ready`), else 1 */
 extern unsigned char __prof_counting PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
 extern __thread prof_cur __prof_cur PROF_HIDDEN;
@@ -199,10 +214,24 @@ _Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
 #endif
 #endif
 
-/* The multiplier of the arc hash, ((key * M) >> 32) & mask: odd, and
-   under 2^31 so that x86-64 multiplies by it as a sign-extended 32-bit
-   immediate (2^32 / golden ratio, mod 2^32, as in Fibonacci hashing) */
+/* The key's hash: bits 32 and up of v * PROF_HASH_MULT, masked, where
+   v = (key >> 32) * PROF_KEY_MULT + key: the caller's code multiplied
+   into the low bits too, or callers at one stride (like functions, each
+   aligned) would share buckets of the stride's size (notes-h6.md).
+   Both under 2^31 so that x86-64 multiplies by them as sign-extended
+   32-bit immediates; PROF_HASH_MULT is odd (2^32 / golden ratio, mod
+   2^32, as in Fibonacci hashing), PROF_KEY_MULT even (a caller and
+   callee stepping together, as in a chain of like functions, would
+   have their stride's lowest bit cancel out of v). */
 #define PROF_HASH_MULT 0x61C88647
+#define PROF_KEY_MULT 0x3C6EF372
+/* The raw pair's multiplier (x86-64's program path): odd, under 2^31
+   (imul's sign-extended immediate).  The home is bits 5 and up of
+   selfpc * PROF_RAW_MULT * frompc: a product of both addresses, which
+   fits the counted path in one 64-byte line with the counting byte's
+   test (a multiply-only hash of v = selfpc * M1 + frompc spread as well
+   but was 4 bytes longer; bench/hashsim.py compares them). */
+#define PROF_RAW_MULT 0x5BD1E995
 
 /* How the stubs declare a public entry point: a weak object in the static
    archive (invisible to gprof, see above), a function in libprof.so. */

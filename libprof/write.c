@@ -161,6 +161,15 @@ static int sum_tables(sum_tab *sum, int lib)
         if (key && ((key & 0xffffffffu) >= P.textsize) == lib && !sum_add(sum, key, e[c]))
           err = ENOMEM;
       }
+      /* and the counts left in its older slots (prof_stale) */
+      prof_stale rec;
+      for (const prof_stale *st = part_old(p, &rec); st && !err; st = st->next)
+        for (uint64_t i = 0; i <= st->mask && !err; i++) {
+          const uint64_t *o = st->slots + i * w;
+          uint64_t key = o[0] && o[c] ? (raw ? raw_key(o) : o[0]) : 0;
+          if (key && ((key & 0xffffffffu) >= P.textsize) == lib && !sum_add(sum, key, o[c]))
+            err = ENOMEM;
+        }
     }
   }
   lock_give(&P.tab_lock, taken);
@@ -715,6 +724,16 @@ static void report_lost(void)
     say(t, " ms of CPU time) in libprof's own code, not in the profile\n", NULL);
     make_name(n, sizeof n, NULL, NULL, (long)P.rehomes);
     say("libprof: arc tables rebuilt busiest-first ", n, " times\n");
+    count_probes();
+    if (probe_calls) {
+      uint64_t h = probe_slots * 100 / probe_calls;
+      char f[8];
+      make_name(n, sizeof n, NULL, NULL, (long)(h / 100));
+      make_name(f, sizeof f, h % 100 < 10 ? ".0" : ".", NULL, (long)(h % 100));
+      make_name(t, sizeof t, NULL, NULL, (long)probe_max);
+      say("libprof: arc lookups probed ", n, f);
+      say(" slots per counted call on average, at most ", t, "\n");
+    }
   }
   uint64_t lost = P.lost_arcs;
   if (!lost) return;
