@@ -5,18 +5,11 @@
  * ordinary one for the compiler (x9-x17 are free), but the argument
  * registers x0-x8 are kept anyway.
  *
-<<<<<<< HEAD
  * The fast path is x86-64's: both addresses inside the text
  * (__prof_textsize 0 while not counting, so every call returns at once,
  * and before the thread's TLS may be read), the thread's own table (no
  * table: C), key = (frompc - lowpc) << 32 | (selfpc -
- * lowpc), its hash ((key * PROF_HASH_MULT) >> 32) & mask taken as a byte
-=======
- * The fast path is x86-64's: the thread's own table (no table: C), both
- * addresses inside the text (__prof_textsize 0 while not counting, so
- * every call returns at once), key = (frompc - lowpc) << 32 | (selfpc -
  * lowpc), its hash (prof.h's: (v * PROF_HASH_MULT) >> 32) & mask taken as a byte
->>>>>>> h6
  * offset in one and-with-shift ((product >> 28) & bytemask), the home
  * slot compared and the probe going on from there; a hit adds one to the
  * 64-bit count (only this thread writes it).  An empty slot (a new arc)
