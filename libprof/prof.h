@@ -217,7 +217,7 @@ _Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
 /* The key's hash: bits 32 and up of v * PROF_HASH_MULT, masked, where
    v = (key >> 32) * PROF_KEY_MULT + key: the caller's code multiplied
    into the low bits too, or callers at one stride (like functions, each
-   aligned) would share buckets of the stride's size (notes-h6.md).
+   aligned) would share buckets of the stride's size (DESIGN.md, "The arc tables").
    Both under 2^31 so that x86-64 multiplies by them as sign-extended
    32-bit immediates; PROF_HASH_MULT is odd (2^32 / golden ratio, mod
    2^32, as in Fibonacci hashing), PROF_KEY_MULT even (a caller and

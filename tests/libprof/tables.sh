@@ -1,5 +1,5 @@
 #!/bin/sh
-# libprof's arc tables (notes-h6.md).  The hash on adversarial sets of
+# libprof's arc tables (DESIGN.md, "The arc tables").  The hash on adversarial sets of
 # arcs: programs whose call sites and targets sit at regular strides or
 # in dense bands, each built plain and with -pg against libprof.a, timed
 # on the process's own CPU clock.  A hash that keeps such arcs in one
