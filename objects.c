@@ -304,10 +304,8 @@ static void man_warn(const char *man, unsigned long *nwarn, unsigned long ln, co
   char m[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(m, sizeof m, fmt, ap);
+  msg_format_clean(m, sizeof m, fmt, ap);
   va_end(ap);
-  for (char *c = m; *c; c++)
-    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
   msg_warn("warning: %s: line %lu: %s\n", man, ln, m);
 }
 

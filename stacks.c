@@ -58,11 +58,8 @@ static void bad(const Reader *r, const char *fmt, ...)
   char m[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(m, sizeof m, fmt, ap);
+  msg_format_clean(m, sizeof m, fmt, ap);   /* it quotes the file's bytes */
   va_end(ap);
-  /* the message quotes the file's bytes: no controls on the terminal */
-  for (char *c = m; *c; c++)
-    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
   if (r->line) msg_fatal("%s: line %lu: %s\n", r->path, r->line, m);
   msg_fatal("%s: %s\n", r->path, m);
 }

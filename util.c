@@ -86,6 +86,13 @@ void msg_warn(const char *fmt, ...)
   va_end(ap);
 }
 
+void msg_format_clean(char *m, size_t n, const char *fmt, va_list ap)
+{
+  vsnprintf(m, n, fmt, ap);
+  for (char *c = m; *c; c++)
+    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+}
+
 _Noreturn void fatal_perror(const char *name, const char *msg)
 {
   if (*name) fatal("%s: %s\n", name, msg);

@@ -9,6 +9,7 @@
 #ifndef UTIL_H
 #define UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +26,9 @@ _Noreturn void fatal(const char *fmt, ...);
    prefix; messages that start otherwise use fatal and warn_msg). */
 _Noreturn void msg_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* FMT formatted into M (N bytes) with every control character made '?':
+   for messages that quote a file's bytes (no controls on the terminal). */
+void msg_format_clean(char *m, size_t n, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 /* "NAME: MSG" as perror prints it: just "MSG" when NAME is empty. */
 _Noreturn void fatal_perror(const char *name, const char *msg);
 
