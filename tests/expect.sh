@@ -7,9 +7,9 @@ cd "$(dirname "$0")"
 if [ $# -gt 0 ]; then dirs=$(for c in "$@"; do echo cases/$c/; done); else dirs=$(echo cases/*/); fi
 for d in $dirs; do
   d=${d%/}; rm -rf $d/expected; mkdir -p $d/expected
-  k=0
   while IFS= read -r o; do
-    k=$((k + 1))
+    # recorded under the option string (run.sh's optkey): "-b -q" -> -b,-q.out
+    k=$(printf '%s' "$o" | sed 's/ /,/g; s|/|%|g')
     (cd $d && env $(cat env 2> /dev/null) PATH=/usr/bin:$PATH gprof $o bin $(cat files) > expected/$k.out 2> expected/$k.err; echo $? > expected/$k.rc)
   done < $(if [ -f $d/optsets ]; then echo $d/optsets; else echo optsets; fi)
 done

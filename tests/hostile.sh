@@ -79,7 +79,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
   say $r "-A on an unreadable source"
   rm -rf "$a"
 else
-  echo "ok -A on an unreadable source: skipped (needs root and setpriv)"
+  echo "skip -A on an unreadable source (needs root and setpriv)"
 fi
 # Command-line edge cases (issue 25): exact stderr and status, as GNU.
 # exact NAME STATUS STDERR gprof-args...

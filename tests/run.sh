@@ -1,270 +1,230 @@
 #!/bin/sh
-# The test suite: committed GNU gprof 2.40 reports compared byte for byte,
-# live comparisons against /usr/bin/gprof when it is installed, and unit
-# tests.  Ends with "N passed, M failed"; exits non-zero on any failure.
+# The test suite: GNU gprof 2.40's reports recorded once and compared byte
+# for byte, live comparisons against /usr/bin/gprof when it is installed,
+# libprof's programs, the exports read by their readers, unit tests,
+# hostile input and the torture programs.
+#
+#   sh tests/run.sh [-j N] [-l] [PATTERN...]
+#
+# The suite is a list of named jobs (-l lists them): golden:CASE and
+# live:CASE (every option set of a case), libprof:SCRIPT, unit:NAME,
+# hostile, mutate, exports, pprof, stacks, stack_times, torture, ...
+# PATTERNs are shell globs over job names (`golden:cycles*`, `libprof:*`);
+# none runs everything.  -j N runs N jobs at once (default 1; `make check
+# J=2`).  Each job writes tests/out/log/NAME.log; a failure prints its
+# check's name and what differs (a diff for the recorded reports), a
+# skipped check says "skip" and why.  Ends with "N passed, M failed" and
+# exits non-zero on any failure.
 cd "$(dirname "$0")"
 top=$(cd .. && pwd)
 GPROF=${GPROF:-$top/gprof}
 out=$top/tests/out
-rm -rf "$out"; mkdir -p "$out/bin" "$out/refbin"
-# Both programs run as plain `gprof`, since messages start with argv[0].
-ln -s "$GPROF" "$out/bin/gprof"
-[ -x /usr/bin/gprof ] && ln -s /usr/bin/gprof "$out/refbin/gprof"
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+BFDLIB=${BFDLIB:--lbfd}
+export GPROF BFDLIB
 
+# ---- one job: sh run.sh --job NAME (the driver below runs these) ----
+# Lines a job prints: "ok WHAT", "FAIL WHAT", "skip WHAT (why)",
+# "KNOWN-GAP WHAT", and detail lines starting with blanks after a FAIL.
 
-gaps=0
+# the name of an option set's recorded files: the options, blanks as ','
+# and '/' as '%' ("-b -q" -> cases/C/expected/-b,-q.out)
+optkey() { printf '%s' "$1" | sed 's/ /,/g; s|/|%|g'; }
+optfile() { if [ -f cases/$1/optsets ]; then echo cases/$1/optsets; else echo optsets; fi; }
 known() { grep -qxF "$1 $2" known-gaps; }
-# A section's log, tests/out/NAME.log: "ok" lines pass, "FAIL" lines fail
-# as "NAME: ...", "skip" lines are shown; with DONE, a log without a line
-# matching it means the section did not run to the end.
-section_log() {
-  while IFS= read -r l; do
-    case $l in
-      ok*) ok;;
-      FAIL*) bad "$1: ${l#FAIL }";;
-      skip*) echo "$1: $l";;
-    esac
-  done < "$out/$1.log"
-  [ -z "$2" ] || grep -q "$2" "$out/$1.log" || bad "$1: the tests did not run to the end (see tests/out/$1.log)"
-}
-optfile() { if [ -f $1/optsets ]; then echo $1/optsets; else echo optsets; fi; }
+# FILE1 FILE2: the first lines of a unified diff, indented
+showdiff() { diff -u "$1" "$2" | head -n "${DIFF_LINES:-20}" | sed 's/^/    /'; }
 
-# 1. Committed expectations.
-for d in cases/*/; do
-  d=${d%/}; c=${d#cases/}
-  k=0
+job_golden() { # recorded reports of case $1
+  c=$1 d=cases/$1 j=$out/golden/$1
+  rm -rf "$j"; mkdir -p "$j"
   while IFS= read -r o; do
-    k=$((k + 1))
-    e=$d/expected/$k
-    [ -f $e.rc ] || continue
+    e=$d/expected/$(optkey "$o")
+    if [ ! -f "$e.rc" ]; then echo "FAIL [$o]: nothing recorded ($e.rc; tests/expect.sh $c)"; continue; fi
+    k=$(optkey "$o")
     # a locale no machine has: the stale errno GNU prints for a cut
     # basic-block entry (what loading the locale left) is then ENOENT
     # everywhere, as when the expectations were recorded
-    (cd $d && PATH="$out/bin:$PATH" LC_ALL=gprof_TEST.UTF-8 gprof $o bin $(cat files) > "$out/$c.$k.out" 2> "$out/$c.$k.err"; echo $? > "$out/$c.$k.rc")
+    (cd $d && PATH="$out/bin:$PATH" LC_ALL=gprof_TEST.UTF-8 gprof $o bin $(cat files) > "$j/$k.out" 2> "$j/$k.err"; echo $? > "$j/$k.rc")
     why=""
-    cmp -s $e.out "$out/$c.$k.out" || why="$why stdout"
-    cmp -s $e.err "$out/$c.$k.err" || why="$why stderr"
-    cmp -s $e.rc "$out/$c.$k.rc" || why="$why exit"
+    cmp -s "$e.out" "$j/$k.out" || why="$why stdout"
+    cmp -s "$e.err" "$j/$k.err" || why="$why stderr"
+    cmp -s "$e.rc" "$j/$k.rc" || why="$why exit"
     if known "$c" "$o"; then
-      gaps=$((gaps + 1)); echo "KNOWN-GAP $c [$o]:${why:- now matches, remove it from known-gaps}"
-    elif [ -z "$why" ]; then ok; else bad "$c [$o]:$why"; fi
-  done < $(optfile $d)
-done
+      echo "KNOWN-GAP $c [$o]:${why:- now matches, remove it from known-gaps}"
+    elif [ -z "$why" ]; then echo "ok [$o]"
+    else
+      echo "FAIL [$o]:$why"
+      for s in out err rc; do cmp -s "$e.$s" "$j/$k.$s" || showdiff "$e.$s" "$j/$k.$s"; done
+    fi
+  done < "$(optfile $c)"
+}
 
-# 2. Live comparison with GNU gprof, when present (in a case's env, as
-# expect.sh records it).
-if [ -x /usr/bin/gprof ]; then
-  for d in cases/*/; do
-    d=${d%/}; c=${d#cases/}
-    while IFS= read -r o; do
-      w=$out/live; rm -rf $w; mkdir -p $w/ref $w/cand
+job_live() { # case $1 against GNU itself, in the case's env (expect.sh's)
+  c=$1 d=$top/tests/cases/$1
+  [ -x /usr/bin/gprof ] || { echo "skip live $c (GNU gprof is not installed)"; return; }
+  while IFS= read -r o; do
+    w=$out/live/$c; rm -rf "$w"; mkdir -p "$w/ref" "$w/cand"
+    for who in ref cand; do
+      if [ $who = ref ]; then p=$out/refbin; else p=$out/bin; fi
+      (cd "$w/$who" && env $(cat "$d/env" 2> /dev/null) PATH="$p:$PATH" gprof $o "$d/bin" $(for f in $(cat "$d/files"); do echo "$d/$f"; done) \
+         > ../$who.out 2> ../$who.err; echo $? > ../$who.rc)
+    done
+    why=""
+    cmp -s "$w/ref.out" "$w/cand.out" || why="$why stdout"
+    cmp -s "$w/ref.err" "$w/cand.err" || why="$why stderr"
+    cmp -s "$w/ref.rc" "$w/cand.rc" || why="$why exit"
+    [ -f "$w/ref/gmon.sum" ] && { cmp -s "$w/ref/gmon.sum" "$w/cand/gmon.sum" || why="$why gmon.sum"; }
+    if known "$c" "$o"; then
+      echo "KNOWN-GAP live $c [$o]:${why:- now matches, remove it from known-gaps}"
+    elif [ -z "$why" ]; then echo "ok [$o]"
+    else
+      echo "FAIL [$o]:$why"
+      for s in out err rc; do cmp -s "$w/ref.$s" "$w/cand.$s" || showdiff "$w/ref.$s" "$w/cand.$s"; done
+    fi
+  done < optsets.live
+}
+
+# a script that prints ok/FAIL/skip lines; DONE: a line it prints last
+script_job() { # DONE command...
+  done_re=$1; shift
+  "$@" 2>&1
+  echo "#exit $?"
+  [ -z "$done_re" ] || echo "#done-pattern $done_re"
+}
+
+job() {
+  n=$1
+  case $n in
+    golden:*) job_golden "${n#golden:}";;
+    live:*) job_live "${n#live:}";;
+    annfiles)
+      # -y writes one FILE-ann per source file, as GNU does
+      if [ ! -x /usr/bin/gprof ]; then echo "skip -y files (GNU gprof is not installed)"; return; fi
+      w=$out/ann; rm -rf $w; mkdir -p $w/ref $w/cand
       for who in ref cand; do
         if [ $who = ref ]; then p=$out/refbin; else p=$out/bin; fi
-        (cd $w/$who && env $(cat "$top/tests/$d/env" 2> /dev/null) PATH="$p:$PATH" gprof $o "$top/tests/$d/bin" $(for f in $(cat "$top/tests/$d/files"); do echo "$top/tests/$d/$f"; done) \
-           > ../$who.out 2> ../$who.err; echo $? > ../$who.rc)
+        (cd $w/$who && PATH="$p:$PATH" gprof -b -A -y -I "$top/tests/progs/multi" "$top/tests/cases/multi/bin" \
+           "$top/tests/cases/multi/gmon.out" > stdout 2> stderr)
       done
-      why=""
-      cmp -s $w/ref.out $w/cand.out || why="$why stdout"
-      cmp -s $w/ref.err $w/cand.err || why="$why stderr"
-      cmp -s $w/ref.rc $w/cand.rc || why="$why exit"
-      [ -f $w/ref/gmon.sum ] && { cmp -s $w/ref/gmon.sum $w/cand/gmon.sum || why="$why gmon.sum"; }
-      if known "$c" "$o"; then
-        gaps=$((gaps + 1)); echo "KNOWN-GAP live $c [$o]:${why:- now matches, remove it from known-gaps}"
-      elif [ -z "$why" ]; then ok; else bad "live $c [$o]:$why"; fi
-    done < optsets.live
-  done
-else
-  echo "note: /usr/bin/gprof not installed; live comparisons skipped"
+      if diff -r $w/ref $w/cand > /dev/null && [ -s $w/cand/alpha.c-ann ]; then echo "ok -y files as GNU's"
+      else echo "FAIL -y files differ from GNU's"; diff -r $w/ref $w/cand | head -20 | sed 's/^/    /'; fi;;
+    sum) script_job '' sh sumfiles.sh "$out/sum";;
+    diffrand)
+      if [ -x /usr/bin/gprof ] && command -v python3 > /dev/null && command -v cc > /dev/null; then
+        script_job '^ok diffrand 20000' sh diffrand.sh "$GPROF" /usr/bin/gprof "$out/diffrand"
+      else echo "skip diffrand (needs GNU gprof, python3 and cc)"; fi;;
+    banners) script_job '' sh banners.sh;;
+    libprof:*)
+      s=${n#libprof:}
+      if [ ! -f "$top/libprof/libprof.a" ] || ! command -v cc > /dev/null; then echo "skip libprof $s (no libprof.a or no cc)"; return; fi
+      case $s in
+        run) script_job '^ok 4 threads' sh libprof/run.sh;;
+        cross-*) script_job '' sh libprof/cross.sh "${s#cross-}";;
+        *) script_job '' sh libprof/$s.sh;;
+      esac;;
+    unit:*)
+      u=unit/${n#unit:}.c; b=$out/unit/${n#unit:}; mkdir -p $out/unit
+      if ${CC:-cc} -std=gnu11 -O1 -g -I"$top" -o "$b" $u $(sed -n 's/^\/\/ objs: //p' $u | sed "s|[^ ]*|${UNIT_OBJDIR:-$top}/&|g") \
+           $(eval echo $(sed -n 's/^\/\/ libs: //p' $u)) -lm > "$b.cc.err" 2>&1 && "$b" > "$b.log" 2>&1; then
+        echo "ok unit ${n#unit:}"
+      else echo "FAIL unit ${n#unit:}"; cat "$b.cc.err" "$b.log" 2> /dev/null | tail -20 | sed 's/^/    /'; fi;;
+    hostile) HOSTILE_GPROF="$out/bin/gprof" script_job '^ok /dev/zero' sh hostile.sh;;
+    mutate)
+      if command -v python3 > /dev/null; then
+        script_job '^mutate: ' python3 tools/mutate.py --gprof "$out/bin/gprof" --count ${MUTATE_COUNT:-300} --seed 1
+      else echo "skip mutate (no python3)"; fi;;
+    exports) OUT="$out/exports" script_job '^ok 20000 functions (dagprof)' sh exports.sh;;
+    pprof) OUT="$out/pprof" script_job '^ok 20000 functions: decoded' sh pprof.sh;;
+    stacks) OUT="$out/stacks" script_job '^stacks: done' sh stacks.sh;;
+    stack_times) OUT="$out/stack_times" script_job '^stack_times: done' sh stack_times.sh;;
+    torture) GPROF="$out/bin/gprof" script_job '^torture: ' sh torture/run.sh;;
+    *) echo "FAIL no job named $n";;
+  esac
+}
+
+if [ "$1" = --job ]; then
+  mkdir -p "$out/log"
+  f=$out/log/$(echo "$2" | tr '/:' '__').log
+  GPROF="$out/bin/gprof" job "$2" > "$f" 2>&1
+  echo "#end" >> "$f"
+  exit 0
 fi
 
-# 2b. -y writes one FILE-ann per source file, as GNU does.
-if [ -x /usr/bin/gprof ]; then
-  w=$out/ann; rm -rf $w; mkdir -p $w/ref $w/cand
-  for who in ref cand; do
-    if [ $who = ref ]; then p=$out/refbin; else p=$out/bin; fi
-    (cd $w/$who && PATH="$p:$PATH" gprof -b -A -y -I "$top/tests/progs/multi" "$top/tests/cases/multi/bin" \
-       "$top/tests/cases/multi/gmon.out" > stdout 2> stderr)
-  done
-  if diff -r $w/ref $w/cand > /dev/null && [ -s $w/cand/alpha.c-ann ]; then ok; else bad "-y files differ from GNU's (tests/out/ann)"; fi
-fi
-
-# 2c. gmon.sum is written whole or not at all (issue 12): a full device, a
-# file-size limit and a directory in the way each give a message and exit 1,
-# and an old gmon.sum stays as it was.
-w=$out/sum; rm -rf $w; mkdir -p $w
-cp cases/cycles/bin cases/cycles/gmon.out $w/
-(cd $w && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2>&1 && cp gmon.sum old.sum)
-ln -s /dev/full $w/full.sum
-(cd $w && rm -f gmon.sum && ln -s full.sum gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2> err; echo $? > rc)
-if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: No space left on device' $w/err; then ok; else bad "-s to /dev/full: $(cat $w/err)"; fi
-(cd $w && rm -f gmon.sum && cp old.sum gmon.sum && trap '' XFSZ && ulimit -f 1 && PATH="$out/bin:$PATH" gprof -s bin gmon.out gmon.out > /dev/null 2> err; echo $? > rc)
-if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: File too large' $w/err && cmp -s $w/gmon.sum $w/old.sum \
-   && [ -z "$(ls $w | grep tmp)" ]; then ok; else bad "-s past ulimit -f: $(cat $w/err)"; fi
-(cd $w && rm -f gmon.sum && mkdir gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2> err; echo $? > rc)
-if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gmon.sum: Is a directory' $w/err; then ok; else bad "-s onto a directory: $(cat $w/err)"; fi
-# (issue 25) C++ symspecs: a name with "::", alone or after "file:",
-# names that function (GNU cuts at the first colon and matches nothing)
-w2=$out/cxxspec; rm -rf $w2; mkdir -p $w2
-if (cd $w2 && g++ -O1 -g -pg "$top/tests/progs/cxxgraph.cc" -o cxx -L"$top/libprof" -lprof 2> cc.err && ./cxx 500 > /dev/null); then
-  flat() { (cd $w2 && PATH="$out/bin:$PATH" gprof -b "$@" cxx gmon.out | awk 'NF >= 4 && $1 ~ /^[0-9.]+$/' | sed 's/.*[0-9]  //'); }
-  a=$(flat -p'shapes::Square::area() const'); b=$(flat -p'cxxgraph.cc:shapes::Square::area() const')
-  c=$(flat -p'other.cc:shapes::Square::area() const'); d=$(flat -p -P'shapes::Circle::area() const')
-  # (a spec another file's: it selects nothing, and a flat profile limited
-  # to nothing lists every function, as GNU's does)
-  if [ "$a" = "shapes::Square::area() const" ] && [ "$b" = "$a" ] && [ "$(echo "$c" | wc -l)" -gt 5 ] \
-     && [ "$(echo "$d" | wc -l)" -gt 5 ] && ! echo "$d" | grep -q 'Circle::area'; then ok
-  else bad "C++ symspecs: -p name: [$a], -p file:name: [$b], other file: $(echo "$c" | wc -l) rows, -P Circle: $(echo "$d" | grep -c 'Circle::area') Circle rows"; fi
-else
-  bad "C++ symspecs: cannot build cxxgraph.cc: $(cat $w2/cc.err)"
-fi
-# (issue 25) a write that fails mid-file names its errno, not EIO
-cp cases/lines_big/bin $w/big.bin; cp cases/lines_big/gmon.out $w/big.out
-(cd $w && rm -rf gmon.sum && cp old.sum gmon.sum && trap '' XFSZ && ulimit -f 8 && PATH="$out/bin:$PATH" gprof -s big.bin big.out > /dev/null 2> err; echo $? > rc)
-if [ "$(cat $w/rc)" = 1 ] && grep -qx 'gprof: gmon.sum: File too large' $w/err && cmp -s $w/gmon.sum $w/old.sum \
-   && [ -z "$(ls -a $w | grep tmp)" ]; then ok; else bad "-s past ulimit -f mid-file: $(cat $w/err)"; fi
-# as GNU: a dangling link's target is written (the link stays), a hard
-# link keeps sharing the file, a mode-600 file stays 600
-(cd $w && rm -f gmon.sum target.sum && ln -s target.sum gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2>&1)
-if [ -L $w/gmon.sum ] && cmp -s $w/target.sum $w/old.sum; then ok; else bad "-s through a dangling link"; fi
-(cd $w && rm -f gmon.sum target.sum && echo x > shared && ln shared gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2>&1)
-if cmp -s $w/shared $w/old.sum && [ "$(stat -c %h $w/gmon.sum)" = 2 ]; then ok; else bad "-s onto a hard-linked gmon.sum"; fi
-(cd $w && rm -f gmon.sum shared && echo x > gmon.sum && chmod 600 gmon.sum && PATH="$out/bin:$PATH" gprof -s bin gmon.out > /dev/null 2>&1)
-if [ "$(stat -c %a $w/gmon.sum)" = 600 ] && cmp -s $w/gmon.sum $w/old.sum; then ok; else bad "-s onto a mode-600 gmon.sum: $(stat -c %a $w/gmon.sum)"; fi
-# a kill -9 while gmon.sum is written leaves the old one and no temporary
-if command -v python3 > /dev/null && [ -d /proc/self/fd ]; then
-  k=$w/kill; mkdir -p $k; cp cases/cycles/bin $k/
-  python3 -c "
-import struct, sys
-n = 40000000
-sys.stdout.buffer.write(b'gmon' + struct.pack('<I', 1) + bytes(12) + b'\0' + struct.pack('<QQII', 0x1000, 0x1000 + 2 * n, n, 100) + b'seconds'.ljust(15, b'\0') + b's' + bytes(2 * n))" > $k/big.out
-  echo old > $k/gmon.sum
-  (cd $k && exec "$GPROF" -s bin big.out) & pid=$!
-  caught=0
-  while kill -0 $pid 2> /dev/null; do
-    if ls -l /proc/$pid/fd 2> /dev/null | grep -q "$k/#\|gmon.sum.tmp"; then kill -9 $pid; caught=1; break; fi
-  done
-  wait $pid 2> /dev/null
-  if [ $caught = 0 ] || { [ "$(cat $k/gmon.sum)" = old ] && [ "$(ls -a $k | wc -l)" = 5 ]; }; then ok; else bad "kill -9 during -s: $(ls -a $k)"; fi
-  rm -rf $k
-fi
-# 2d. Random call graphs of ten to twenty thousand functions against GNU
-#     (rounding and ordering at size; tests/diffrand.sh).
-if [ -x /usr/bin/gprof ] && command -v python3 > /dev/null && command -v cc > /dev/null; then
-  sh diffrand.sh "$GPROF" /usr/bin/gprof "$out/diffrand" > "$out/diffrand.log" 2>&1
-  while IFS= read -r l; do
-    case $l in
-      ok*) ok;;
-      FAIL*) bad "${l#FAIL }";;
-    esac
-  done < "$out/diffrand.log"
-  grep -q '^ok diffrand 20000' "$out/diffrand.log" || bad "diffrand did not reach 20000 functions (see tests/out/diffrand.log)"
-fi
-
-# 3. Our own banners: -v names this program honestly, -h lists options.
-v=$(PATH="$out/bin:$PATH" gprof -v); rc=$?
-if [ $rc -eq 0 ] && echo "$v" | grep -q 'clean-room' && ! echo "$v" | grep -q 'GNU gprof (GNU Binutils'; then ok; else bad "gprof -v"; fi
-# -h prints the usage text an unknown option gets on stderr (GNU's), then
-# our export options, and it names every option (each long one, @FILE,
-# the short ones).
-h=$(PATH="$out/bin:$PATH" gprof -h); rc=$?
-e=$(PATH="$out/bin:$PATH" gprof --no-such-option 2>&1 | tail -n +2); erc=$?
-miss=""
-for w in annotated-source exec-counts flat-profile graph time all-lines brief debug function-ordering \
-         file-ordering inline-file-names directory-path display-unused-functions file-format file-info \
-         help line min-count no-static print-path separate-files static-call-graph sum table-length \
-         traditional version width ignore-non-functions demangle no-demangle external-symbol-table @FILE \
-         abcDhilLrsTvwxyz ABCeEfFJnNOpPqQRStZ "-I dirs" "-k from/to" "-m min-count" "-t table-length" \
-         dot node-threshold edge-threshold max-nodes dot-full-names callgrind json pprof objects folded flame \
-         stack-times; do
-  echo "$h" | grep -q -- "$w" || miss="$miss $w"
+# ---- the driver ----
+jobs=1 list=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    -j) jobs=$2; shift 2;;
+    -j*) jobs=${1#-j}; shift;;
+    -l) list=1; shift;;
+    --) shift; break;;
+    -*) echo "usage: sh tests/run.sh [-j N] [-l] [PATTERN...]" >&2; exit 2;;
+    *) break;;
+  esac
 done
-case "$h" in "$e"*) hs=1;; *) hs=0;; esac
-if [ $rc -eq 0 ] && [ $hs = 1 ] && [ "$h" != "$e" ] && [ -z "$miss" ]; then ok; else bad "gprof -h:$miss"; fi
+case $jobs in ''|*[!0-9]*|0) echo "run.sh: -j wants a number of jobs" >&2; exit 2;; esac
 
-# 4. -d traces: each flag the manual lists prints its own kind of line.
-for fl in "2 dfn:" "4 cycle" "16 tally:" "32 arcsort:" "64 records:" "128 symtab:" "512 lookup:" "1024 propagate:" "4096 symspec:"; do
-  set -- $fl
-  n=$(cd cases/cycles && PATH="$out/bin:$PATH" gprof -b -d$1 -qspin bin gmon.out | grep -c "^$2")
-  if [ "$n" -gt 0 ]; then ok; else bad "gprof -d$1 prints no '$2' lines"; fi
+# Every job, the long ones first so that they start first under -j.
+all="torture libprof:run mutate stacks exports libprof:stksafe libprof:fire libprof:objstorm libprof:tables
+  libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand"
+# the i386 and aarch64 archives (natively or under qemu-user) and the
+# torture programs: not under the sanitizers, which build neither the
+# i386 archive nor programs in the static modes
+[ -n "$LIBPROF_SANITIZED" ] && all=$(echo "$all" | sed 's/torture//')
+[ -z "$LIBPROF_SANITIZED" ] && all="$all libprof:cross-i386 libprof:cross-aarch64"
+for d in cases/*/; do d=${d%/}; all="$all golden:${d#cases/}"; done
+for d in cases/*/; do d=${d%/}; all="$all live:${d#cases/}"; done
+all="$all sum annfiles banners"
+for u in unit/*.c; do [ -f "$u" ] && all="$all unit:$(basename $u .c)"; done
+
+sel=""
+for n in $all; do
+  if [ $# = 0 ]; then sel="$sel $n"; continue; fi
+  for p in "$@"; do
+    # shellcheck disable=SC2254
+    case $n in $p) sel="$sel $n"; break;; esac
+  done
 done
+if [ $list = 1 ]; then for n in $sel; do echo "$n"; done; exit 0; fi
+[ -n "$sel" ] || { echo "run.sh: no job matches: $*" >&2; exit 2; }
 
-# 5. libprof: programs built against it, their files read back.
-if [ -f "$top/libprof/libprof.a" ] && command -v cc > /dev/null; then
-  { GPROF="$out/bin/gprof" sh libprof/run.sh; GPROF="$out/bin/gprof" sh libprof/fire.sh; GPROF="$out/bin/gprof" sh libprof/buildid.sh; GPROF="$out/bin/gprof" sh libprof/stacks.sh; GPROF="$out/bin/gprof" sh libprof/stksafe.sh; GPROF="$out/bin/gprof" sh libprof/objcalls.sh; GPROF="$out/bin/gprof" sh libprof/objperf.sh; GPROF="$out/bin/gprof" sh libprof/objstorm.sh; GPROF="$out/bin/gprof" sh libprof/owned.sh; GPROF="$out/bin/gprof" sh libprof/tables.sh; } > "$out/libprof.log" 2>&1
-  while IFS= read -r l; do
-    case $l in
-      ok*) ok;;
-      FAIL*) bad "libprof: ${l#FAIL }";;
-      KNOWN-GAP*) gaps=$((gaps + 1)); echo "KNOWN-GAP libprof: ${l#KNOWN-GAP }";;
-    esac
-  done < "$out/libprof.log"
-  grep -q '^ok 4 threads' "$out/libprof.log" || bad "libprof: the thread test did not run (see tests/out/libprof.log)"
-  # the i386 and aarch64 archives (libprof/cross.sh: natively or under
-  # qemu-user); not again under the sanitizers, which build neither
-  if [ -z "$LIBPROF_SANITIZED" ]; then
-    for a in i386 aarch64; do
-      GPROF="$out/bin/gprof" sh libprof/cross.sh $a > "$out/libprof-$a.log" 2>&1
-      while IFS= read -r l; do
-        case $l in ok*) ok;; FAIL*) bad "libprof ${l#FAIL }";; skip*) echo "libprof $a: $l";; esac
-      done < "$out/libprof-$a.log"
-    done
-  fi
-fi
+rm -rf "$out"; mkdir -p "$out/bin" "$out/refbin" "$out/log"
+# Both programs run as plain `gprof`, since messages start with argv[0].
+ln -s "$GPROF" "$out/bin/gprof"
+[ -x /usr/bin/gprof ] && ln -s /usr/bin/gprof "$out/refbin/gprof"
+[ -x /usr/bin/gprof ] || echo "note: /usr/bin/gprof not installed; live comparisons skipped"
 
-# 6. Unit tests (they link the analyzer's objects; BFDLIB comes from make).
-BFDLIB=${BFDLIB:--lbfd}
-for u in unit/*.c; do
-  [ -f "$u" ] || continue
-  n=$(basename $u .c)
-  if ${CC:-cc} -std=gnu11 -O1 -g -I"$top" -o "$out/$n" $u $(sed -n 's/^\/\/ objs: //p' $u | sed "s|[^ ]*|${UNIT_OBJDIR:-$top}/&|g") $(eval echo $(sed -n 's/^\/\/ libs: //p' $u)) -lm 2> "$out/$n.cc.err" \
-     && "$out/$n" > "$out/$n.log" 2>&1; then ok; else bad "unit $n (see tests/out/$n.log)"; fi
+start=$(date +%s)
+printf '%s\n' $sel | xargs -P "$jobs" -n 1 sh "$top/tests/run.sh" --job
+
+# The tally, in the order of the list.
+pass=0 fail=0 gaps=0 skips=0
+for n in $sel; do
+  f=$out/log/$(echo "$n" | tr '/:' '__').log
+  r=$(awk -v job="$n" '
+    /^ok/ { pass++; infail = 0; next }
+    /^FAIL/ { fail++; print "FAIL " job ": " substr($0, 6); infail = 1; next }
+    /^KNOWN-GAP/ { gaps++; print "KNOWN-GAP " job ": " substr($0, 11); infail = 0; next }
+    /^skip/ { skips++; print job ": " $0; infail = 0; next }
+    /^#exit / { code = $2; next }
+    /^#done-pattern / { want = substr($0, 15); next }
+    /^#end$/ { ended = 1; next }
+    /^[ \t]/ { if (infail) print; next }
+    END {
+      if (!ended) { fail++; print "FAIL " job ": did not finish (see " FILENAME ")" }
+      else if (want != "") {
+        found = 0
+        while ((getline l < FILENAME) > 0) if (l ~ want) found = 1
+        if (!found) { fail++; print "FAIL " job ": did not run to the end (see " FILENAME ")" }
+      }
+      print "#tally " pass + 0, fail + 0, gaps + 0, skips + 0
+    }' "$f" 2> /dev/null || echo "#tally 0 1 0 0")
+  echo "$r" | grep -v '^#tally'
+  set -- $(echo "$r" | sed -n 's/^#tally //p')
+  pass=$((pass + ${1:-0})); fail=$((fail + ${2:-1})); gaps=$((gaps + ${3:-0})); skips=$((skips + ${4:-0}))
 done
-
-# 7. Hostile input (issue 12): endless and oversized inputs fail fast and
-#    small, and the mutation test (damaged copies of every profile file).
-HOSTILE_GPROF="$out/bin/gprof" sh hostile.sh > "$out/hostile.log" 2>&1
-section_log hostile
-grep -q '^ok /dev/zero' "$out/hostile.log" || bad "hostile: the checks did not run (see tests/out/hostile.log)"
-if command -v python3 > /dev/null; then
-  python3 tools/mutate.py --gprof "$out/bin/gprof" --count ${MUTATE_COUNT:-300} --seed 1 > "$out/mutate.log" 2>&1
-  while IFS= read -r l; do
-    case $l in ok*) ok;; FAIL*) bad "mutate ${l#FAIL }";; esac
-  done < "$out/mutate.log"
-  grep -q '^mutate: ' "$out/mutate.log" || bad "mutate: did not finish (see tests/out/mutate.log)"
-fi
-
-# 8. The exports (--dot, --callgrind, --json), read back by dot,
-#    callgrind_annotate and a JSON Schema check (tests/exports.sh).
-GPROF="$GPROF" OUT="$out/exports" sh exports.sh > "$out/exports.log" 2>&1
-section_log exports '^ok 20000 functions (dagprof)'
-
-# 8b. --pprof, decoded here and read by go tool pprof (tests/pprof.sh).
-GPROF="$GPROF" OUT="$out/pprof" sh pprof.sh > "$out/pprof.log" 2>&1
-section_log pprof '^ok 20000 functions: decoded'
-
-# 9. libprof's sampled stacks (--folded, --flame; tests/stacks.sh): hand-
-#    made stack files against stacks worked out from nm, the SVG checked
-#    and rendered, hostile stack files.
-GPROF="$GPROF" OUT="$out/stacks" sh stacks.sh > "$out/stacks.log" 2>&1
-section_log stacks '^stacks: done'
-
-# 10. --stack-times: measured inclusive time against the program's own
-#     clock where the estimate is wrong (tests/stack_times.sh).
-GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
-section_log stack_times '^stack_times: done'
-
-# 11. The torture suite (tests/torture/README): hostile programs built in
-#     every mode, run once each under each variant of libprof's settings
-#     (`make torture` loops them).  Not under the sanitizers, which build
-#     neither the i386 archive nor programs in the static modes.
-if [ -z "$LIBPROF_SANITIZED" ] && [ -f "$top/libprof/libprof.a" ]; then
-  GPROF="$out/bin/gprof" sh torture/run.sh > "$out/torture.log" 2>&1
-  section_log torture '^torture: '
-fi
-
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
+[ $skips -gt 0 ] && echo "$skips skipped"
+echo "($(( $(date +%s) - start )) s, $(echo $sel | wc -w) jobs, -j $jobs; logs in tests/out/log/)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

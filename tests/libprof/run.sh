@@ -17,8 +17,7 @@ for mode in pie nopie static fentry; do
   [ "$(calls known gmon.out c)" = 30 ] || ok=0
   [ "$("$G" -b -q known gmon.out | grep -c '30+30 *c \[')" = 1 ] || ok=0
   say $((1 - ok)) "exact counts on a known call graph ($mode)"
-  if agree known gmon.out; then echo "ok GNU gprof agrees on libprof's file ($mode)"
-  else echo "FAIL GNU gprof agrees on libprof's file ($mode)"; fi
+  agree known gmon.out; say $? "GNU gprof agrees on libprof's file ($mode)"
 done
 
 # no start-up file: objects built with -pg, linked without it
