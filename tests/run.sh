@@ -84,7 +84,8 @@ job_live() { # case $1 against GNU itself, in the case's env (expect.sh's)
   done < optsets.live
 }
 
-# a script that prints ok/FAIL/skip lines; DONE: a line it prints last
+# a script that prints ok/FAIL/skip lines; DONE: the text of a line it prints
+# last (literal; ^ anchors it at the line's start)
 script_job() { # DONE command...
   done_re=$1; shift
   "$@" 2>&1
@@ -214,7 +215,9 @@ for n in $sel; do
       if (!ended) { fail++; print "FAIL " job ": did not finish (see " FILENAME ")" }
       else if (want != "") {
         found = 0
-        while ((getline l < FILENAME) > 0) if (l ~ want) found = 1
+        # literal text, at the start of a line when it begins with ^
+        anchored = substr(want, 1, 1) == "^"; t = anchored ? substr(want, 2) : want
+        while ((getline l < FILENAME) > 0) if (anchored ? index(l, t) == 1 : index(l, t) > 0) found = 1
         if (!found) { fail++; print "FAIL " job ": did not run to the end (see " FILENAME ")" }
       }
       print "#tally " pass + 0, fail + 0, gaps + 0, skips + 0
