@@ -156,7 +156,7 @@ O
 # the architecture's: an ELF64 x86-64 program whose e_machine is one BFD
 # does not know (read as elf64-little, arch unknown, 32 bits per address)
 # and an x32 program (elf32-x86-64, 64 bits per address)
-mk hostile_unknown_machine cycles gmon.out "-b" "-b -q -c" "-b -l" "-b -A" "-b -i"
+mk hostile_unknown_machine cycles gmon.out "-b" "-b -q -c" "-b -l" "-b -A -I ../../progs" "-b -i"
 cp $G cases/hostile_unknown_machine/
 py "
 d = bytearray(open('cases/hostile_unknown_machine/bin', 'rb').read())
