@@ -178,7 +178,7 @@ for w in annotated-source exec-counts flat-profile graph time all-lines brief de
          traditional version width ignore-non-functions demangle no-demangle external-symbol-table @FILE \
          abcDhilLrsTvwxyz ABCeEfFJnNOpPqQRStZ "-I dirs" "-k from/to" "-m min-count" "-t table-length" \
          dot node-threshold edge-threshold max-nodes dot-full-names callgrind json pprof objects folded flame \
-         stack-times; do
+         stack-times stacks-thread focus hide icicle diff-base diff-base-program diff-flat; do
   echo "$h" | grep -q -- "$w" || miss="$miss $w"
 done
 case "$h" in "$e"*) hs=1;; *) hs=0;; esac
@@ -255,6 +255,12 @@ section_log stacks '^stacks: done'
 #     clock where the estimate is wrong (tests/stack_times.sh).
 GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
 section_log stack_times '^stack_times: done'
+
+# 10b. The stacks' views, before/after (--diff-base) and the interactive
+#      flame graph in headless Chromium (tests/browser/flame.sh; its
+#      screenshots in tests/out/browser/shots).
+GPROF="$GPROF" OUT="$out/browser" sh browser/flame.sh > "$out/browser.log" 2>&1
+section_log browser '^browser: done'
 
 # 11. The torture suite (tests/torture/README): hostile programs built in
 #     every mode, run once each under each variant of libprof's settings
