@@ -41,6 +41,8 @@ typedef struct {
   int thread_roots;             /* each thread's stacks under "[thread ...]" */
   int marks_at_leaf;            /* the stacks are reversed (callers): a
                                    stack's [truncated] mark at its leaf */
+  int thread_by_name;           /* "[thread NAME]": two runs' threads match
+                                   by name (their ids differ) */
 } TreeHow;
 
 static uint64_t str_hash(const char *s)
@@ -115,10 +117,14 @@ static int kid_cmp(const void *a, const void *b)
 }
 
 /* The root of TID's stacks (--stacks-thread=all). */
-static size_t thread_root(Tree *t, const Stacks *st, uint32_t tid)
+static size_t thread_root(Tree *t, const Stacks *st, uint32_t tid, int by_name)
 {
   char buf[300];
   stack_view_thread_label(st, tid, buf, sizeof buf);
+  const char *tname = "";
+  for (size_t i = 0; i < st->nthreads; i++)
+    if (st->threads[i].tid == tid) tname = st->threads[i].name;
+  if (by_name && *tname) snprintf(buf, sizeof buf, "[thread %s]", tname);
   if (2 * (t->n + 1) > t->nslot) grow_slots(t);
   size_t k = find_child(t, 0, buf);
   if (k != SIZE_MAX) return k;
@@ -142,7 +148,7 @@ static void tree_build(Tree *t, const Stacks *st, const SymTab *tab, const TreeH
     size_t cur = 0;
     t->v[0].total += sk->count;
     if (how->thread_roots) {
-      cur = thread_root(t, st, sk->tid);
+      cur = thread_root(t, st, sk->tid, how->thread_by_name);
       t->v[cur].total += sk->count;
     }
     /* a stack that does not reach its outermost frame says so */
@@ -226,17 +232,18 @@ static void folded_path(FILE *f, const Tree *t, const Node *nd, const Node **pat
   }
 }
 
-static void how_of(TreeHow *how, const ExportOptions *eo)
+static void how_of(TreeHow *how, const ExportInput *in, const ExportOptions *eo)
 {
   memset(how, 0, sizeof *how);
   how->thread_roots = eo->thread_roots;
+  how->thread_by_name = in->base != NULL;
 }
 
 void export_folded(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
   Tree t, b;
   TreeHow how;
-  how_of(&how, eo);
+  how_of(&how, in, eo);
   tree_build(&t, in->stacks, in->tab, &how);
   size_t *m = NULL, *bm = NULL;
   unsigned maxd = t.maxdepth;
@@ -473,11 +480,13 @@ static void svg_frame(FILE *f, const Picture *pic, size_t i, uint64_t off, doubl
 }
 
 /* IN's tree as EO asks: the callers of a function (--icicle=NAME), a
-   root per thread. */
-static void picture_tree(Tree *t, const ExportInput *in, const ExportOptions *eo)
+   root per thread (DIFF: named by the thread's name, as another run's
+   threads are). */
+static void picture_tree(Tree *t, const ExportInput *in, const ExportOptions *eo, int diff)
 {
   TreeHow how;
-  how_of(&how, eo);
+  how_of(&how, in, eo);
+  how.thread_by_name = diff;
   if (!eo->icicle_callers) {
     tree_build(t, in->stacks, in->tab, &how);
     return;
@@ -493,10 +502,10 @@ void export_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
   const Stacks *st = in->stacks;
   Tree t, b;
-  picture_tree(&t, in, eo);
+  picture_tree(&t, in, eo, in->base != NULL);
   Picture pic = { in, st, &t, NULL, NULL, 0, 0 };
   if (in->base) {
-    picture_tree(&b, in->base, eo);
+    picture_tree(&b, in->base, eo, 1);
     pic.b = &b;
     pic.m = tree_match(&t, &b);
     pic.btotal = b.v[0].total;

@@ -190,6 +190,9 @@ EOF
 gprof --folded=old.folded demo old.gmon > /dev/null 2> /dev/null
 gprof --folded=diff.folded --diff-base=old.gmon demo gmon.out > /dev/null 2> err; say $? "--diff-base --folded $(cat err)"
 gprof --flame=diff.svg --diff-base=old.gmon demo gmon.out > /dev/null 2> err; say $? "--diff-base --flame $(cat err)"
+gprof --folded=old.threads --stacks-thread=all demo old.gmon > /dev/null 2> /dev/null
+gprof --folded=diff.threads --stacks-thread=all --diff-base=old.gmon demo gmon.out > /dev/null 2> err
+say $? "--diff-base --stacks-thread=all $(cat err)"
 gprof -b -p demo gmon.out > new.flat 2> /dev/null; gprof -b -p demo old.gmon > old.flat 2> /dev/null
 gprof --diff-base=old.gmon --diff-flat demo gmon.out > diffflat.txt 2> err; say $? "--diff-flat $(cat err)"
 python3 - <<'EOF'
@@ -209,6 +212,21 @@ for l in open('diff.folded'):
     got[path] = (int(a), int(b))
 want = {p: (old[p], new[p]) for p in set(old) | set(new)}
 say(got == want and not bad, f'--diff-base --folded: {len(got)} lines "path before after", each the two profiles\' counts')
+# threads as roots: the two runs' threads match by name (their ids differ)
+def byname(c):
+    out = Counter()
+    for p, n in c.items():
+        r, rest = p.split(';', 1)
+        out['[thread ' + r[:-1].split(' ', 2)[2] + '];' + rest] += n
+    return out
+old, new = byname(read('old.threads')), byname(read('threads.folded'))
+got = {}
+for l in open('diff.threads'):
+    path, a, b = l.rstrip('\n').rsplit(' ', 2)
+    got[path] = (int(a), int(b))
+want = {p: (old[p], new[p]) for p in set(old) | set(new)}
+say(got == want and {p.split(';')[0] for p in got} == {'[thread demo]', '[thread worker]'},
+    f'--diff-base --stacks-thread=all: threads matched by name, {len(got)} lines')
 def flat(p):
     rows = {}
     for l in open(p):
