@@ -400,13 +400,15 @@ static const char style[] =
   ".btn{cursor:pointer;fill:#223;font-family:sans-serif;font-size:12px}.btn:hover{text-decoration:underline}\n"
   ".hide{display:none}\n";
 
-/* Differences: red where the node has more samples after than before,
-   blue where fewer, white where as many; the deeper the colour the
-   larger the change against the largest. */
+/* Differences: red where the node has more samples of its own (stacks
+   ending in it) after than before, blue where fewer, white where as
+   many, as flamegraph.pl colours a differential graph (by the change at
+   the leaf, so that a caller whose callee grew stays white and the
+   change shows where it is); the deeper the colour the larger the
+   change against the largest. */
 static void diff_colour(char *out, size_t n, int64_t delta, uint64_t maxabs)
 {
   double v = maxabs ? (double)(delta < 0 ? -delta : delta) / (double)maxabs : 0;
-  if (v > 1) v = 1;             /* (the root, whose change may be the largest) */
   int c = 250 - (int)(v * 190 + 0.5);
   if (delta > 0) snprintf(out, n, "rgb(250,%d,%d)", c, c);
   else if (delta < 0) snprintf(out, n, "rgb(%d,%d,250)", c, c);
@@ -430,8 +432,8 @@ static void svg_frame(FILE *f, const Picture *pic, size_t i, uint64_t off, doubl
   char fill[40];
   if (nd->kind == MARK_MISSING) snprintf(fill, sizeof fill, "url(#hatch)");
   else if (pic->b) {
-    uint64_t before = pic->m[i] != SIZE_MAX ? pic->b->v[pic->m[i]].total : 0;
-    diff_colour(fill, sizeof fill, (int64_t)(nd->total - before), pic->maxabs);
+    uint64_t before = pic->m[i] != SIZE_MAX ? pic->b->v[pic->m[i]].self : 0;
+    diff_colour(fill, sizeof fill, (int64_t)(nd->self - before), pic->maxabs);
   } else if (nd->kind == MARK_THREAD) snprintf(fill, sizeof fill, "rgb(176,196,222)");
   else colour(fill, sizeof fill, nd->obj, name);
   double pct = total ? 100.0 * (double)nd->total / (double)total : 0;
@@ -458,6 +460,8 @@ static void svg_frame(FILE *f, const Picture *pic, size_t i, uint64_t off, doubl
     fprintf(f, "; before %llu sample%s, %.2f%%; %+lld", (unsigned long long)before, before == 1 ? "" : "s",
             pic->btotal ? 100.0 * (double)before / (double)pic->btotal : 0, (long long)d);
     if (before) fprintf(f, " = %+.1f%%", 100.0 * (double)d / (double)before);
+    uint64_t sb = pic->m[i] != SIZE_MAX ? pic->b->v[pic->m[i]].self : 0;
+    fprintf(f, "; in itself %llu before, %llu after", (unsigned long long)sb, (unsigned long long)nd->self);
   }
   fputs(")", f);
   if (nd->obj != NONE && nd->obj != 0) {
@@ -509,9 +513,9 @@ void export_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
     pic.b = &b;
     pic.m = tree_match(&t, &b);
     pic.btotal = b.v[0].total;
-    for (size_t i = 1; i < t.n; i++) {
-      uint64_t before = pic.m[i] != SIZE_MAX ? b.v[pic.m[i]].total : 0;
-      uint64_t d = t.v[i].total > before ? t.v[i].total - before : before - t.v[i].total;
+    for (size_t i = 0; i < t.n; i++) {
+      uint64_t before = pic.m[i] != SIZE_MAX ? b.v[pic.m[i]].self : 0;
+      uint64_t d = t.v[i].self > before ? t.v[i].self - before : before - t.v[i].self;
       if (d > pic.maxabs) pic.maxabs = d;
     }
   }

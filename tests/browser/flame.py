@@ -11,8 +11,8 @@
 # frame named ZOOM makes it full width, its descendants in proportion,
 # its ancestors full width and faded, the rest hidden; "Reset zoom" puts
 # every box back where the file drew it, "Reset search" clears the
-# colour.  DIFF.svg: every box red where its title says it grew, blue
-# where it shrank, as the browser computes the fill.  ICICLE.svg: the
+# colour.  DIFF.svg: every box red where its title says its own samples
+# grew, blue where they shrank, as the browser computes the fill.  ICICLE.svg: the
 # root on top.  A screenshot per view in OUTDIR.
 # Prints "ok ..." / "FAIL ..." lines; "skip ... (chromium cannot start)"
 # when there is no browser to drive.
@@ -175,11 +175,13 @@ try:
     got = driver.execute_script(JS_FRAMES)
     wrong, red, blue = [], 0, 0
     for f, g in zip(dfr, got):
-        m2 = re.search(r'; before (\d+) samples?', f['title'])
+        # (coloured as flamegraph.pl does: by the change in the samples
+        # of the node's own, the stacks that end in it)
+        m2 = re.search(r'; in itself (\d+) before, (\d+) after', f['title'])
         if not m2:
-            wrong.append(f"{f['name']}: no before in its title")
+            wrong.append(f"{f['name']}: no before/after in its title")
             continue
-        delta = f['n'] - int(m2.group(1))
+        delta = int(m2.group(2)) - int(m2.group(1))
         r_, g_, b_ = map(int, re.findall(r'\d+', g[8])[:3])
         if delta > 0:
             red += 1
