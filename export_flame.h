@@ -28,7 +28,8 @@
  * With in->base (--diff-base) the folded lines carry two counts, before
  * and after ("main;f 12 7", as Brendan Gregg's difffolded.pl writes and
  * flamegraph.pl reads), and the flame graph is the after profile's tree,
- * each box coloured by its change in samples: red more, blue fewer. */
+ * each box coloured by the change in its own samples (the stacks ending
+ * in it, as flamegraph.pl colours): red more, blue fewer. */
 #ifndef EXPORT_FLAME_H
 #define EXPORT_FLAME_H
 #include "export_common.h"
