@@ -247,6 +247,30 @@ order = [abs(r[2]) for r in rows.values()]
 say(not errs and len(rows) >= 3 and 'total' in open('diffflat.txt').read(),
     f'--diff-flat: {len(rows)} rows, before and after as the two flat profiles say ' + '; '.join(errs[:3]))
 EOF
+# another build before (-O2, run in its own directory): --diff-base-program
+mkdir -p o2 && c++ -pg -O2 -g -fno-omit-frame-pointer "$here/demo.cc" -o o2/demo2 -L"$top/libprof" -lprof -lpthread \
+  && (cd o2 && LIBPROF_STACKS=64 LIBPROF_HZ=1000 ./demo2 1 > /dev/null)
+gprof --folded=o2.folded o2/demo2 o2/gmon.out > /dev/null 2> /dev/null
+gprof --folded=o2diff.folded --diff-base=o2/gmon.out --diff-base-program=o2/demo2 demo gmon.out > /dev/null 2> err
+rc=$?
+python3 - $rc "$(cat err)" <<'PYEOF'
+import sys
+from collections import Counter
+def read(p, k=1):
+    c = Counter()
+    for l in open(p):
+        f = l.rstrip('\n').rsplit(' ', k)
+        c[f[0]] += int(f[1])
+    return c
+old, new = read('o2.folded'), read('whole.folded')
+got = {}
+for l in open('o2diff.folded'):
+    p, a, b = l.rstrip('\n').rsplit(' ', 2); got[p] = (int(a), int(b))
+want = {p: (old[p], new[p]) for p in set(old) | set(new)}
+both = sum(1 for a, b in got.values() if a and b)
+print(('ok ' if sys.argv[1] == '0' and not sys.argv[2] and got == want and both else 'FAIL ')
+      + f'--diff-base-program: another build before, {both} of {len(got)} paths matched by name')
+PYEOF
 gprof --diff-flat demo gmon.out > out 2> err; rc=$?
 [ $rc = 1 ] && grep -q "diff-base" err; say $? "--diff-flat without --diff-base: $(head -1 err)"
 # pprof's own -diff_base over the two --pprof files: one row per
