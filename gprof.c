@@ -576,6 +576,9 @@ static void read_base(Run *r, int argc, char **argv)
   analyse(&b);
   make_view(&b);
   r->base = &b;
+  if (r->diff_flat && (!r->prof.have_hist || !b.prof.have_hist))
+    msg_fatal("%s: no histogram: --diff-flat compares the flat profiles\n",
+              !r->prof.have_hist ? r->files[0] : b.files[0]);
 }
 
 /* The export input of the run before. */

@@ -271,6 +271,9 @@ both = sum(1 for a, b in got.values() if a and b)
 print(('ok ' if sys.argv[1] == '0' and not sys.argv[2] and got == want and both else 'FAIL ')
       + f'--diff-base-program: another build before, {both} of {len(got)} paths matched by name')
 PYEOF
+a=$here/../cases/arcsonly         # calls, no histogram
+gprof --diff-base=$a/gmon.a --diff-flat $a/bin $a/gmon.a > out 2> err; rc=$?
+[ $rc = 1 ] && [ ! -s out ] && grep -q "no histogram" err; say $? "--diff-flat without a histogram: $(head -1 err)"
 gprof --diff-flat demo gmon.out > out 2> err; rc=$?
 [ $rc = 1 ] && grep -q "diff-base" err; say $? "--diff-flat without --diff-base: $(head -1 err)"
 # pprof's own -diff_base over the two --pprof files: one row per
