@@ -34,14 +34,12 @@ static void write_pprof(FILE *f, const ExportInput *in, const ExportOptions *eo)
 
 static void write_folded(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
-  (void)eo;
-  export_folded(f, in);
+  export_folded(f, in, eo);
 }
 
 static void write_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
-  (void)eo;
-  export_flame(f, in);
+  export_flame(f, in, eo);
 }
 
 /* The exports, in the order they are opened and written. */

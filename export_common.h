@@ -16,7 +16,7 @@
 #include "stack_times.h"
 
 /* What the exports are given: the driver's state after the analysis. */
-typedef struct {
+typedef struct ExportInput {
   const char *program;          /* the object file as named */
   char **profiles;              /* the profile files read */
   int nprofiles;
@@ -38,6 +38,9 @@ typedef struct {
   int sum;                      /* -s: gmon.sum was written, which moved
                                    each kept arc record's caller address
                                    to the start of its line */
+  const struct ExportInput *base; /* --diff-base: the profile before (its
+                                   own table, stacks and histogram), or
+                                   NULL */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */
@@ -51,6 +54,11 @@ typedef struct {
   double node_threshold, edge_threshold; /* percent, for --dot */
   size_t max_nodes;                      /* --dot: at most this many, 0 = all */
   int full_names;                        /* --dot-full-names */
+  /* the stacks' pictures (export_flame.c) */
+  int icicle;                            /* --icicle: the root on top */
+  const char *icicle_callers;            /* --icicle=NAME: NAME's callers */
+  int thread_roots;                      /* --stacks-thread=all: a root per
+                                            thread (--folded, --flame) */
 } ExportOptions;
 
 /* --dot's name lines: at most this many characters. */

@@ -25,6 +25,8 @@
 #include "objects.h"
 #include "stacks.h"
 #include "stack_times.h"
+#include "stack_views.h"
+#include "diff_flat.h"
 #include <libiberty/demangle.h>
 #include <libiberty/libiberty.h>
 
@@ -81,6 +83,14 @@ static const struct option our_opts[] = {
   { "dot-full-names", no_argument, 0, 1016 },
   { "objects", no_argument, 0, 1020 },
   { "stack-times", no_argument, 0, 1021 },
+  /* the stacks' views and the difference of two profiles */
+  { "stacks-thread", required_argument, 0, 1030 },
+  { "focus", required_argument, 0, 1031 },
+  { "hide", required_argument, 0, 1032 },
+  { "icicle", optional_argument, 0, 1033 },
+  { "diff-base", required_argument, 0, 1034 },
+  { "diff-base-program", required_argument, 0, 1035 },
+  { "diff-flat", no_argument, 0, 1036 },
 };
 #define NOPTS(t) (sizeof t / sizeof t[0])
 
@@ -151,6 +161,11 @@ static void usage(FILE *f, int status)
     help_exports(f, EXPORT_GROUP_STACKS, "[--stack-times]");
     fprintf(f, "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
                "\t[--objects]\n");
+    fprintf(f, "Views of the stacks (--folded, --flame, --pprof), NAME a function:\n"
+               "\t[--stacks-thread=TID|NAME[,...]|all] [--focus=NAME] [--hide=NAME]\n"
+               "\t[--icicle[=NAME]] (--flame: root on top; NAME's callers)\n"
+               "Before and after (OLD: the profile before, of PROGRAM or image-file):\n"
+               "\t[--diff-base=OLD] [--diff-base-program=PROGRAM] [--diff-flat]\n");
   }
   exit(status);
 }
@@ -199,7 +214,7 @@ static double threshold(const char *arg)
 
 /* Everything the stages hand on to the next: what the command line
    asked for, then what each stage returns. */
-typedef struct {
+typedef struct Run {
   Options options;              /* only the driver reads them all */
   SymSpecs specs;
   ExportOptions exports;
@@ -212,6 +227,14 @@ typedef struct {
   SymTab syms;
   Objects objs;
   Stacks stacks;                /* read when an export needs them */
+  StackViewOptions views;       /* --stacks-thread, --focus, --hide */
+  Stacks view;                  /* the stacks the exports draw, when a
+                                   view was asked for */
+  char **base_files;            /* --diff-base: the profiles before */
+  int nbase;
+  const char *base_program;     /* --diff-base-program */
+  int diff_flat;                /* --diff-flat */
+  struct Run *base;             /* the run of the profiles before */
   Profile prof;
   StackTimes times;             /* --stack-times: made once, for the text
                                    report and --json */
@@ -328,6 +351,25 @@ static void parse_options(Run *r, int argc, char **argv)
     case 1016: ex->full_names = 1; break;
     case 1020: o->objects = 1; break;
     case 1021: o->stack_times = 1; break;
+    case 1030: r->views.threads = optarg; break;
+    case 1031:
+      r->views.focus = xrealloc(r->views.focus, (r->views.nfocus + 1) * sizeof *r->views.focus);
+      r->views.focus[r->views.nfocus++] = optarg;
+      break;
+    case 1032:
+      r->views.hide = xrealloc(r->views.hide, (r->views.nhide + 1) * sizeof *r->views.hide);
+      r->views.hide[r->views.nhide++] = optarg;
+      break;
+    case 1033:
+      ex->icicle = 1;
+      if (optarg && *optarg) ex->icicle_callers = optarg;
+      break;
+    case 1034:
+      r->base_files = xrealloc(r->base_files, (size_t)(r->nbase + 1) * sizeof *r->base_files);
+      r->base_files[r->nbase++] = optarg;
+      break;
+    case 1035: r->base_program = optarg; break;
+    case 1036: r->diff_flat = 1; break;
     case '?': usage(stderr, 1); break;
     default:
       if (c >= EXPORT_OPT && c < EXPORT_OPT + export_nkinds) {
@@ -351,6 +393,10 @@ static void parse_options(Run *r, int argc, char **argv)
   r->files = r->nfiles ? argv + optind : deflt;
   if (!r->nfiles) r->nfiles = 1;
   o->keep_arcs = (export_needs(ex) & EXPORT_NEEDS_ARC_RECS) != 0;
+  ex->thread_roots = stack_view_thread_roots(&r->views);
+  if ((r->base_program || r->diff_flat) && !r->nbase)
+    msg_fatal("--%s compares with the profile before: give it with --diff-base=FILE\n",
+              r->diff_flat ? "diff-flat" : "diff-base-program");
   if ((*style & STYLE_FUNC_ORDER) && (*style & STYLE_FILE_ORDER))
     msg_fatal("Only one of --function-ordering and --file-ordering may be specified.\n");
 }
@@ -467,6 +513,10 @@ static void choose_reports(Run *r)
 {
   const Profile *prof = &r->prof;
   int explicit = r->style != 0;
+  if (!explicit && r->diff_flat) {  /* the differences alone */
+    r->flat = r->graph = r->exec = 0;
+    return;
+  }
   if (!explicit) {
     r->style = (STYLE_FLAT | STYLE_GRAPH) & ~r->user;
     if (!prof->have_hist && !prof->have_arcs && !(r->user & STYLE_EXEC)) r->style |= STYLE_EXEC;
@@ -482,6 +532,65 @@ static void choose_reports(Run *r)
     if (explicit) msg_fatal("gmon.out file is missing call-graph data\n");
     r->graph = 0;
   }
+}
+
+/* The stacks the exports draw: R's view when one was asked for, after
+   a check that each function named is in some stack. */
+static void make_view(Run *r)
+{
+  const StackViewOptions *v = &r->views;
+  const ExportOptions *ex = &r->exports;
+  if (!r->stacks.present) return;
+  stack_view_check(v, &r->stacks);
+  const char *none = NULL;
+  for (size_t k = 0; k <= v->nfocus && !none; k++) {
+    const char *name = k < v->nfocus ? v->focus[k] : ex->icicle_callers;
+    if (!name) continue;
+    int found = 0;
+    for (size_t i = 0; i < r->stacks.n && !found; i++)
+      for (uint32_t j = 0; j < r->stacks.v[i].n && !found; j++)
+        found = stack_view_matches(stacks_frame_name(&r->stacks, &r->syms, r->stacks.v[i].first + j), name);
+    if (!found) none = name;
+  }
+  if (none)
+    msg_fatal("%s.stacks: no stack goes through `%s'\n", r->files[0], none);
+  if (stack_view_active(v)) stack_view_make(&r->view, &r->stacks, &r->syms, v);
+}
+
+/* The profiles before (--diff-base), read and analysed as R's own are,
+   with R's options: the same command line again, the program
+   --diff-base-program or R's, the files --diff-base's. */
+static void read_base(Run *r, int argc, char **argv)
+{
+  static Run b;
+  optind = 0;                   /* getopt starts over */
+  parse_options(&b, argc, argv);
+  b.a_out = r->base_program ? r->base_program : r->a_out;
+  b.files = r->base_files;
+  b.nfiles = r->nbase;
+  b.nbase = 0;
+  b.options.want_sum = 0;       /* -s sums the profiles after, not these */
+  b.style &= ~STYLE_SUM;
+  open_object(&b);
+  read_profiles(&b);
+  analyse(&b);
+  make_view(&b);
+  r->base = &b;
+  if (r->diff_flat && (!r->prof.have_hist || !b.prof.have_hist))
+    msg_fatal("%s: no histogram: --diff-flat compares the flat profiles\n",
+              !r->prof.have_hist ? r->files[0] : b.files[0]);
+}
+
+/* The export input of the run before. */
+static void base_input(Run *b, ExportInput *in)
+{
+  const Profile *prof = &b->prof;
+  *in = (ExportInput){ b->a_out, b->files, b->nfiles, &b->syms,
+                       prof->have_hist ? &prof->hist : NULL,
+                       prof->have_arcs ? &prof->cg : NULL,
+                       NULL,
+                       b->stacks.present ? (b->view.v ? &b->view : &b->stacks) : NULL,
+                       NULL, b->options.zeros, 0, NULL };
 }
 
 /* Stage 6: the exports, from the same analysis; returns whether one went
@@ -500,7 +609,13 @@ static int write_exports(Run *r)
                      o->keep_arcs ? &prof->arc_recs : NULL,
                      r->stacks.present ? &r->stacks : NULL,
                      o->stack_times ? &r->times : NULL,
-                     o->zeros, o->want_sum };
+                     o->zeros, o->want_sum, NULL };
+  ExportInput base;
+  if (r->base) {
+    base_input(r->base, &base);
+    in.base = &base;
+  }
+  if (r->stacks.present && r->view.v) in.stacks = &r->view;
   export_write_all(ex, &in);
   return nout != 0;
 }
@@ -548,6 +663,15 @@ static void print_reports(Run *r)
     sprintf(file, "%s.stacks", r->files[0]);
     stack_times_print(&r->times, syms, file, o->zeros);
     free(file);
+    printed = 1;
+  }
+  if (r->diff_flat) {
+    if (printed) printf("\f\n");
+    ExportInput now = { r->a_out, r->files, r->nfiles, syms, prof->have_hist ? &prof->hist : NULL,
+                        NULL, NULL, NULL, NULL, o->zeros, 0, NULL }, base;
+    base_input(r->base, &base);
+    now.base = &base;
+    diff_flat_print(stdout, &now);
   }
 }
 
@@ -568,6 +692,8 @@ int main(int argc, char **argv)
   open_object(r);
   read_profiles(r);             /* -i ends the run here */
   analyse(r);
+  make_view(r);
+  if (r->nbase) read_base(r, argc, argv);
   choose_reports(r);
   if (write_exports(r)) return 0;
   print_reports(r);

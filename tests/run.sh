@@ -138,6 +138,9 @@ job() {
     pprof) OUT="$out/pprof" script_job '^ok 20000 functions: decoded' sh pprof.sh;;
     stacks) OUT="$out/stacks" script_job '^stacks: done' sh stacks.sh;;
     stack_times) OUT="$out/stack_times" script_job '^stack_times: done' sh stack_times.sh;;
+    # the stacks' views, before/after (--diff-base) and the interactive
+    # flame graph in headless Chromium (screenshots in tests/out/browser/shots)
+    browser-flame) OUT="$out/browser" script_job '^browser: done' sh browser/flame.sh;;
     torture) GPROF="$out/bin/gprof" script_job '^torture: ' sh torture/run.sh;;
     *) echo "FAIL no job named $n";;
   esac
@@ -167,7 +170,7 @@ case $jobs in ''|*[!0-9]*|0) echo "run.sh: -j wants a number of jobs" >&2; exit 
 
 # Every job, the long ones first so that they start first under -j.
 all="torture libprof:run mutate stacks exports libprof:stksafe libprof:fire libprof:objstorm libprof:tables
-  libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand"
+  libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand browser-flame"
 # the i386 and aarch64 archives (natively or under qemu-user) and the
 # torture programs: not under the sanitizers, which build neither the
 # i386 archive nor programs in the static modes

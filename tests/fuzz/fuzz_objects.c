@@ -29,6 +29,7 @@
 #include "cg_analyze.h"
 #include "cg_print.h"
 #include "flat.h"
+#include "export.h"
 #include "export_flame.h"
 
 static char dir[256], tests[4096], prof[300], folder[320], stackf[320], sum[300], sumdir[320];
@@ -215,7 +216,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       in.tab = &tab;
       in.stacks = &stk;
       FILE *out = fopen("/dev/null", "w");
-      export_folded(out, &in);
+      ExportOptions eo;
+      export_options_init(&eo);
+      export_folded(out, &in, &eo);
       fclose(out);
     }
   }

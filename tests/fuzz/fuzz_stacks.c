@@ -4,7 +4,9 @@
 #include <unistd.h>
 #include "fuzz.h"
 #include "stacks.h"
+#include "export.h"
 #include "export_flame.h"
+#include "stack_views.h"
 #include "export_pprof.h"
 #include "stack_times.h"
 
@@ -42,9 +44,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       in.tab = &tab;
       in.stacks = &st;
       FILE *out = fopen("/dev/null", "w");
-      export_folded(out, &in);
-      export_flame(out, &in);
+      ExportOptions eo;
+      export_options_init(&eo);
+      export_folded(out, &in, &eo);
+      export_flame(out, &in, &eo);
       export_pprof(out, &in);
+      /* the views (stack_views.h) and the difference with itself, the
+         names those of the first stack's frames */
+      if (st.n) {
+        const char *name = stacks_frame_name(&st, &tab, st.v[0].first);
+        const char *leaf[] = { name };
+        StackViewOptions vo = { "all", leaf, 1, leaf, 1 };
+        Stacks view;
+        stack_view_check(&vo, &st);
+        stack_view_make(&view, &st, &tab, &vo);
+        ExportInput vin = in, base = in;
+        vin.stacks = &view;
+        vin.base = &base;
+        eo.thread_roots = 1;
+        eo.icicle = 1;
+        eo.icicle_callers = name;
+        export_folded(out, &vin, &eo);
+        export_flame(out, &vin, &eo);
+        export_pprof(out, &vin);
+        stack_view_free(&view);
+      }
       fclose(out);
       StackTimes t;             /* (no call graph: no estimates) */
       stack_times_compute(&t, &st, NULL, 0);
