@@ -251,6 +251,11 @@ section_log pprof '^ok 20000 functions: decoded'
 GPROF="$GPROF" OUT="$out/stacks" sh stacks.sh > "$out/stacks.log" 2>&1
 section_log stacks '^stacks: done'
 
+# 9b. -s keeps the stacks and the objects' profiles (tests/sumstacks.sh):
+#     two runs of a PIE program summed, against the runs read together.
+GPROF="$GPROF" OUT="$out/sumstacks" sh sumstacks.sh > "$out/sumstacks.log" 2>&1
+section_log sumstacks '^sumstacks: done'
+
 # 10. --stack-times: measured inclusive time against the program's own
 #     clock where the estimate is wrong (tests/stack_times.sh).
 GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
