@@ -256,6 +256,12 @@ section_log stacks '^stacks: done'
 GPROF="$GPROF" OUT="$out/sumstacks" sh sumstacks.sh > "$out/sumstacks.log" 2>&1
 section_log sumstacks '^sumstacks: done'
 
+# 9c. --html in headless Chromium (tests/browser/html.sh): the DOM against
+#     the text report, sorting, filtering, navigation, the flame graph and
+#     objects views, 20,000 functions in under 2 s; screenshots kept.
+GPROF="$GPROF" OUT="$out/html" sh browser/html.sh > "$out/html.log" 2>&1
+section_log html '^html: done'
+
 # 10. --stack-times: measured inclusive time against the program's own
 #     clock where the estimate is wrong (tests/stack_times.sh).
 GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
