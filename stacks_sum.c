@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "stacks_sum.h"
 #include "objects.h"
 #include "hist.h"
@@ -425,8 +426,20 @@ void stacks_sum_objects(char *const *files, int nfiles, int addr_size, int big_e
   t.base[0].name = "";
   t.len = 1;
   t.opts.debug = go->debug;
+  /* only the runs that have a manifest: the others have nothing to add,
+     and --objects' warning for a missing one is not asked for here */
+  char **with = xmalloc(((size_t)nfiles + 1) * sizeof *with);
+  int nwith = 0;
+  for (int i = 0; i < nfiles; i++) {
+    char *m = xmalloc(strlen(files[i]) + 20);
+    sprintf(m, "%s.objects/manifest", files[i]);
+    struct stat st;
+    if (lstat(m, &st) == 0) with[nwith++] = files[i];
+    free(m);
+  }
   Objects o;
-  objects_load(&o, &t, files, nfiles);
+  memset(&o, 0, sizeof o);
+  if (nwith) objects_load(&o, &t, with, nwith);
   if (o.n) {
     HistSet hs;
     memset(&hs, 0, sizeof hs);
@@ -436,6 +449,7 @@ void stacks_sum_objects(char *const *files, int nfiles, int addr_size, int big_e
     hist_free(&hs);
   }
   objects_free(&o);
+  free(with);
   free(t.base);
   free(t.addrs);
   free(t.bucket);

@@ -71,7 +71,13 @@ diff -r plain.objects gmon.sum.objects > /dev/null; say $? "gmon.sum.objects/ is
 cmp -s both.txt sum.txt; say $? "--objects of gmon.sum reports what the two runs do"
 
 # 3. gmon.sum's own bytes do not change (GNU's file)
-mkdir -p bare && cp r1 r2 prog bare/ && (cd bare && "$G" -s prog r1 r2 > /dev/null 2>&1)
+mkdir -p bare && cp r1 r2 prog bare/ && (cd bare && "$G" -s prog r1 r2 > /dev/null 2> err)
+[ ! -s bare/err ]; say $? "runs without stacks or objects: -s says nothing ($(head -c 200 bare/err))"
+cp r2 lone
+"$G" -s prog r1 lone > /dev/null 2> err
+[ ! -s err ] && [ -f gmon.sum.objects/manifest ]
+say $? "a run with objects and one without: summed, nothing said ($(head -c 200 err))"
+"$G" -s prog r1 r2 > /dev/null 2>&1
 cmp -s bare/gmon.sum gmon.sum; say $? "gmon.sum is the same bytes with stacks and objects beside the runs"
 [ ! -e bare/gmon.sum.stacks ] && [ ! -e bare/gmon.sum.objects ]
 say $? "runs without stacks or objects: neither is written"
