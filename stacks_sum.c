@@ -254,8 +254,17 @@ static int read_file(Sum *s, const char *path, FILE *f, const unsigned char *pro
       version = p[0] - '0';
       continue;
     }
-    if (!strcmp(kind, "hz")) hz = (int)dec(s, need(s, &p, "hz"), "hz");
-    else if (!strcmp(kind, "depth")) depth = (int)dec(s, need(s, &p, "depth"), "depth");
+    /* what the reader refuses (stacks.c) is refused here, so that the
+       sum is always readable */
+    if (!strcmp(kind, "hz")) {
+      uint64_t v = dec(s, need(s, &p, "hz"), "hz");
+      if (hz || v < 1 || v > 1000000000) bad(s, "a second hz line, or hz outside 1..1000000000");
+      hz = (int)v;
+    } else if (!strcmp(kind, "depth")) {
+      uint64_t v = dec(s, need(s, &p, "depth"), "depth");
+      if (depth || v < 1 || v > 65536) bad(s, "a second depth line, or depth outside 1..65536");
+      depth = (int)v;
+    }
     else if (!strcmp(kind, "samples")) {
       uint64_t v = dec(s, need(s, &p, "samples"), "samples");
       s->samples = s->samples > UINT64_MAX - v ? UINT64_MAX : s->samples + v;
@@ -295,6 +304,7 @@ static int read_file(Sum *s, const char *path, FILE *f, const unsigned char *pro
         s->thr[s->nthr++].name = xstrdup(p ? p : "");
       }
     } else if (!strcmp(kind, "stack")) {
+      if (!depth) bad(s, "a stack before the depth line");
       stk = xrealloc(stk, (nstk + 1) * sizeof *stk);
       stk_line = xrealloc(stk_line, (nstk + 1) * sizeof *stk_line);
       stk[nstk] = xstrdup(p ? p : "");
@@ -333,6 +343,7 @@ static int read_file(Sum *s, const char *path, FILE *f, const unsigned char *pro
         fprintf(k, " 0x%llx", (unsigned long long)place(s, hexnum(s, pc, "PC"), j, epoch));
       if (fclose(k)) msg_fatal("out of memory\n");
       if (!j) bad(s, "a stack without frames");
+      if (j > (size_t)depth) bad(s, "more frames than the depth, %d", depth);
       add_stack(s, key, count);
     }
     free(stk[i]);
@@ -396,8 +407,10 @@ void stacks_sum_write(char *const *files, int nfiles, const unsigned char *build
   int e = atomic_open(&af, out);
   if (e) msg_fatal("%s: %s\n", out, strerror(e));
   FILE *f = af.f;
-  fprintf(f, "libprof-stacks 1\nhz %d\ndepth %d\nsamples %llu\ndropped %llu\n", s.hz, s.depth ? s.depth : 1,
-          (unsigned long long)s.samples, (unsigned long long)s.dropped);
+  fputs("libprof-stacks 1\n", f);
+  if (s.hz) fprintf(f, "hz %d\n", s.hz);
+  fprintf(f, "depth %d\nsamples %llu\ndropped %llu\n", s.depth ? s.depth : 1, (unsigned long long)s.samples,
+          (unsigned long long)s.dropped);
   for (size_t g = 0; g < s.ng; g++) {
     uint64_t base = g ? SUM_BASE + g * SUM_SPAN : 0;
     fprintf(f, "object %zu 0x%llx 0x%llx 0x%llx %s %s\n", g, (unsigned long long)base,

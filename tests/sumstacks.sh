@@ -128,6 +128,16 @@ cp r1 bad
 "$G" -s prog bad > /dev/null 2> err; rc=$?
 [ $rc = 1 ] && grep -q "bad.stacks: line 5: count 0" err; say $? "a malformed stack file: exit 1, its line named ($(cat err))"
 
+# what the reader refuses, the sum refuses, naming the line: the sum is always readable
+printf 'libprof-stacks 1\nhz 100\ndepth 2\nobject 0 0x0 0x0 0x10 - prog\nstack 1 1 c 0x1 0x2 0x3\n' > bad.stacks
+"$G" -s prog bad > /dev/null 2> err; rc=$?
+[ $rc = 1 ] && grep -q "bad.stacks: line 5: more frames than the depth, 2" err
+say $? "a stack deeper than its file's depth: exit 1 ($(cat err))"
+printf 'libprof-stacks 1\nhz 100\nobject 0 0x0 0x0 0x10 - prog\nstack 1 1 c 0x1\ndepth 2\n' > bad.stacks
+"$G" -s prog bad > /dev/null 2> err; rc=$?
+[ $rc = 1 ] && grep -q "bad.stacks: line 4: a stack before the depth line" err
+say $? "a stack before the depth line: exit 1 ($(cat err))"
+
 # 8. no stacks: an older sum's gmon.sum.stacks is not left beside the new gmon.sum
 rm -rf gmon.sum*
 echo stale > gmon.sum.stacks
