@@ -38,6 +38,9 @@ typedef struct {
   int sum;                      /* -s: gmon.sum was written, which moved
                                    each kept arc record's caller address
                                    to the start of its line */
+  const char *src_dirs;         /* -I's and GPROF_PATH's directories, where
+                                   --html looks for source files (source.h
+                                   src_open); NULL: none */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */

@@ -34,6 +34,7 @@
 #include "cg_print.h"
 #include "flat.h"
 #include "sym_ids.h"
+#include "source.h"
 
 #define NUM(v) export_json_number(f, (v))
 #define STR(s) export_json_string(f, (s))
@@ -258,6 +259,138 @@ static void write_flame(Html *H)
   free(svg);
 }
 
+/* ---- annotated source: where the symbols have source lines ---- */
+
+#define SRC_FILES 40            /* files shown, most time first */
+#define SRC_CONTEXT 6           /* lines shown around each annotated one */
+#define SRC_LINES 20000         /* lines shown per file, at most */
+#define SRC_LINE_BYTES 400      /* a line's text, cut */
+
+typedef struct {
+  const char *path;
+  int line;
+  const Sym *s;
+} SrcMark;
+
+static int cmp_mark(const void *a, const void *b)
+{
+  const SrcMark *x = a, *y = b;
+  int c = strcmp(x->path, y->path);
+  if (c) return c;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+typedef struct {
+  size_t from, to;              /* its marks */
+  double t;                     /* samples */
+} SrcFile;
+
+static int cmp_file_time(const void *a, const void *b)
+{
+  const SrcFile *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? 1 : -1;
+  return (x->from > y->from) - (x->from < y->from);
+}
+
+/* One file: its annotated lines and SRC_CONTEXT lines around each, as
+   [line, self seconds or null, calls or null, F of the function starting
+   there or -1, text]; lines of no mark have only [line, text]. */
+static void write_source_file(Html *H, const SrcMark *m, size_t n, FILE *src)
+{
+  FILE *f = H->f;
+  int last = m[n - 1].line;
+  char *buf = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  int ln = 0, shown = 0, first = 1;
+  size_t k = 0;                 /* the next mark at or after LN */
+  while (shown < SRC_LINES && ln < last + SRC_CONTEXT && (len = getline(&buf, &cap, src)) >= 0) {
+    ln++;
+    while (k < n && m[k].line < ln) k++;
+    int near = (k < n && m[k].line - ln <= SRC_CONTEXT) || (k > 0 && ln - m[k - 1].line <= SRC_CONTEXT);
+    if (!near) continue;
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r')) buf[--len] = 0;
+    if (len > SRC_LINE_BYTES) buf[SRC_LINE_BYTES] = 0;
+    fprintf(f, "%s[%d,", first ? "" : ",", ln);
+    first = 0;
+    if (k < n && m[k].line == ln) {
+      double t = 0;
+      uint64_t calls = 0;
+      int fid = -1;
+      for (size_t j = k; j < n && m[j].line == ln; j++) {
+        t += m[j].s->hist_time;
+        if (!m[j].s->is_line) {
+          calls += m[j].s->ncalls;
+          if (fid < 0) fid = fid_of(H, m[j].s);
+        }
+      }
+      if (H->hz > 0) NUM(t / H->hz); else fputs("null", f);
+      putc(',', f);
+      if (calls) u64(f, calls); else fputs("null", f);
+      fprintf(f, ",%d,", fid);
+    }
+    STR(buf);
+    putc(']', f);
+    shown++;
+  }
+  free(buf);
+}
+
+static void write_source(Html *H)
+{
+  FILE *f = H->f;
+  const SymTab *tab = H->in->tab;
+  fputs(",\"source\":", f);
+  SrcMark *m = xmalloc((tab->len + 1) * sizeof *m);
+  size_t n = 0;
+  for (size_t i = 0; i < tab->len; i++) {
+    const Sym *s = &tab->base[i];
+    if (s->hist_time <= 0 && !s->ncalls) continue;
+    if (!H->in->hist && !s->ncalls) continue;
+    const char *path = src_sym_path(tab, s);
+    int line = src_sym_line(tab, s);
+    if (!path || line <= 0) continue;
+    m[n++] = (SrcMark){ path, line, s };
+  }
+  if (!n) {
+    fputs("null", f);
+    free(m);
+    return;
+  }
+  qsort(m, n, sizeof *m, cmp_mark);
+  SrcFile *files = xmalloc((n + 1) * sizeof *files);
+  size_t nf = 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    double t = 0;
+    while (j < n && !strcmp(m[j].path, m[i].path)) t += m[j++].s->hist_time;
+    files[nf++] = (SrcFile){ i, j, t };
+    i = j;
+  }
+  qsort(files, nf, sizeof *files, cmp_file_time);
+  putc('[', f);
+  int first = 1;
+  size_t shown = 0;
+  for (size_t i = 0; i < nf && shown < SRC_FILES; i++) {
+    const SrcMark *fm = m + files[i].from;
+    FILE *src = src_open(fm->path, H->in->src_dirs);
+    if (!src) continue;         /* (a file not found: left out, as -A does) */
+    fprintf(f, "%s\n{\"path\":", first ? "" : ",");
+    first = 0;
+    STR(fm->path);
+    fputs(",\"seconds\":", f);
+    if (H->hz > 0) NUM(files[i].t / H->hz); else fputs("null", f);
+    fputs(",\"lines\":[", f);
+    write_source_file(H, fm, files[i].to - files[i].from, src);
+    fputs("]}", f);
+    fclose(src);
+    shown++;
+  }
+  putc(']', f);
+  free(files);
+  free(m);
+}
+
 /* The functions named, by F. */
 static void write_names(Html *H)
 {
@@ -293,6 +426,7 @@ static void write_data(Html *H)
   else fputs(",\"graph\":null", f);
   write_objects(H);
   write_flame(H);
+  write_source(H);
   write_names(H);
   fputs("}", f);
 }

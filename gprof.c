@@ -511,7 +511,7 @@ static int write_exports(Run *r)
                      o->keep_arcs ? &prof->arc_recs : NULL,
                      r->stacks.present ? &r->stacks : NULL,
                      o->stack_times ? &r->times : NULL,
-                     o->zeros, o->want_sum };
+                     o->zeros, o->want_sum, o->src_dirs };
   export_write_all(ex, &in);
   return nout != 0;
 }

@@ -250,6 +250,46 @@ n = js("return document.querySelectorAll('#cg-body tr.row').length")
 say(n == 1, "call-graph list filter `pong': one entry (%d)" % n)
 say(not console_errors(), "still no console error")
 
+# ---- 1b. annotated source (-l: by line), against the text's flat profile by line ----
+w = os.path.join(OUT, "hotlines")
+os.makedirs(w)
+case = os.path.join(tests, "cases", "hotlines")
+shutil.copy(os.path.join(case, "bin"), os.path.join(w, "bin"))
+shutil.copy(os.path.join(case, "gmon.out"), os.path.join(w, "gmon.out"))
+progs = os.path.join(tests, "progs")
+r = run([GPROF, "-l", "-b", "-I", progs, "--html=hot.html", "bin", "gmon.out"], w, os.path.join(w, "text"))
+ltext = open(os.path.join(w, "text")).read()
+lflat = parse_flat(ltext)
+# a line's rows: "name (hotlines.c:LINE @ ADDR)"; the lines with one row
+byline = {}
+for row in lflat:
+    m = re.search(r"\(hotlines\.c:(\d+) @", " ".join(row))
+    if m:
+        byline.setdefault(int(m.group(1)), []).append(row)
+load(os.path.join(w, "hot.html"), "#source")
+time.sleep(0.3)
+tabs = js("return [...document.querySelectorAll('#tabs button')].map(b => b.textContent)")
+say("Source" in tabs, "-l: the page has the annotated source (%s)" % tabs)
+src = js("""return [...document.querySelectorAll('#src-body tr.row')].map(tr => [...tr.children].map(td => td.textContent))""")
+shot("source")
+got = {int(r[0]): r for r in src if r[0].isdigit()}
+one = {ln: rows[0] for ln, rows in byline.items() if len(rows) == 1 and float(rows[0][2]) > 0}
+wrong = [(ln, got.get(ln), row) for ln, row in one.items() if not got.get(ln) or got[ln][1] != row[2]]
+say(len(one) >= 3 and not wrong, "source: %d lines' self seconds are the -l flat profile's (%s)" % (len(one), wrong[:1]))
+srcline = open(os.path.join(progs, "hotlines.c")).read().split("\n")
+say(all(got[ln][3] == srcline[ln - 1] for ln in one), "source: the lines' text is the file's")
+# calls at a function's first line: the -l text's (where a recursive
+# function's call from its own line counts as a call), a link to its entry
+fcalls = {" ".join(row[6:]): row[3] for row in lflat if len(row) > 6 and row[3].isdigit()}
+links = js("""return [...document.querySelectorAll('#src-body tr.mark td a')].map(a => [a.title, a.textContent])""")
+bad_links = [(t, c, fcalls.get(t)) for t, c in links if fcalls.get(t) != c]
+say(links and not bad_links, "source: calls at each function's first line, the text's (%d; %s)" % (len(links), bad_links[:2]))
+d.find_element(By.XPATH, "//tbody[@id='src-body']//a[starts-with(@title, 'depth ')]").click()
+time.sleep(0.2)
+prim = js("return document.querySelector('#cg-entry-body tr.primary td.name').textContent")
+say(prim.startswith("depth"), "source: a click on a count opens the function's entry (%s)" % prim)
+say(not console_errors(), "source: no console error")
+
 # ---- 2. stacks and objects: the flame graph and the objects views ----
 if LIBPROF:
     w = os.path.join(OUT, "stacks")
