@@ -2,7 +2,8 @@
  * (--html[=FILE]): the flat profile (sortable by each column, filtered by
  * name), the call graph (a function's callers and callees, its cycle, one
  * click from any name), the flame graph when the profile has stacks (the
- * SVG --flame writes), the other objects when --objects read any.
+ * SVG --flame writes), the other objects when --objects read any, and
+ * the annotated source where the debug information has lines.
  *
  * The page holds one inline JSON blob and a small script that draws the
  * views from it (only the rows in sight: made for 20,000 functions and
