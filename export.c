@@ -8,6 +8,7 @@
 #include "export_json.h"
 #include "export_pprof.h"
 #include "export_flame.h"
+#include "export_html.h"
 
 static void write_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
@@ -42,6 +43,11 @@ static void write_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
   export_flame(f, in, eo);
 }
 
+static void write_html(FILE *f, const ExportInput *in, const ExportOptions *eo)
+{
+  export_html(f, in, eo);
+}
+
 /* The exports, in the order they are opened and written. */
 const ExportKind export_kinds[] = {
   { "dot", "gprof.dot", write_dot, 1, 0, EXPORT_GROUP_DATA,
@@ -56,6 +62,9 @@ const ExportKind export_kinds[] = {
   /* the stacks libprof sampled (LIBPROF_STACKS) */
   { "folded", "gprof.folded", write_folded, 1, EXPORT_NEEDS_STACKS, EXPORT_GROUP_STACKS, NULL },
   { "flame", "gprof.svg", write_flame, 1, EXPORT_NEEDS_STACKS, EXPORT_GROUP_STACKS, NULL },
+  /* one page of everything: the flame graph too when there are stacks */
+  { "html", "gprof.html", write_html, 1, EXPORT_USES_STACKS, EXPORT_GROUP_DATA,
+    "(one page: flat profile, call graph, flame graph, objects)" },
 };
 #define EXPORT_KINDS ((int)(sizeof export_kinds / sizeof export_kinds[0]))
 const int export_nkinds = EXPORT_KINDS;

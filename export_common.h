@@ -41,6 +41,9 @@ typedef struct ExportInput {
   const struct ExportInput *base; /* --diff-base: the profile before (its
                                    own table, stacks and histogram), or
                                    NULL */
+  const char *src_dirs;         /* -I's and GPROF_PATH's directories, where
+                                   --html looks for source files (source.h
+                                   src_open); NULL: none */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */

@@ -62,6 +62,20 @@ void flat_sort(Sym **v, size_t n)
   free(k);
 }
 
+const char *flat_call_unit(const HistSet *hs, const SymTab *tab, double *scale)
+{
+  /* the unit suits the largest per-call time of any called function,
+     listed or not */
+  double top = 0, hz = hs->hz;
+  for (size_t i = 0; i < tab->len; i++) {
+    Sym *s = &tab->base[i];
+    if (!s->ncalls) continue;
+    double t = (s->hist_time + s->child_time) / hz / (double)s->ncalls;  /* >= self/call */
+    if (t > top) top = t;
+  }
+  return time_unit(top, scale);
+}
+
 static const char flat_blurb[] =
   "\n"
   " %%         share of the whole run's samples credited to this\n"
@@ -101,17 +115,8 @@ void flat_print(const HistSet *hs, const SymTab *tab, const Options *o)
   }
   flat_sort(v, n);
 
-  /* the unit suits the largest per-call time of any called function,
-     listed or not */
-  double top = 0;
-  for (i = 0; i < tab->len; i++) {
-    Sym *s = &tab->base[i];
-    if (!s->ncalls) continue;
-    double t = (s->hist_time + s->child_time) / hz / (double)s->ncalls;  /* >= self/call */
-    if (t > top) top = t;
-  }
   double scale;
-  const char *u = time_unit(top, &scale);
+  const char *u = flat_call_unit(hs, tab, &scale);
   char unit[16];
   if (o->traditional) {       /* BSD's layout always uses milliseconds */
     u = "m";

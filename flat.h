@@ -11,4 +11,7 @@ void flat_print(const HistSet *hs, const SymTab *tab, const Options *o);
 /* Sorts V[0..N) into the flat profile's order: self time descending,
    then calls descending, then linkage name; equals keep their order. */
 void flat_sort(Sym **v, size_t n);
+/* The per-call columns' SI prefix ("m" for ms/call ...) and *SCALE, the
+   factor seconds are multiplied by (not under -T, whose unit is ms). */
+const char *flat_call_unit(const HistSet *hs, const SymTab *tab, double *scale);
 #endif

@@ -27,6 +27,7 @@
 #include "stack_times.h"
 #include "stack_views.h"
 #include "diff_flat.h"
+#include "stacks_sum.h"
 #include <libiberty/demangle.h>
 #include <libiberty/libiberty.h>
 
@@ -469,6 +470,16 @@ static void read_profiles(Run *r)
   if (o->want_info) exit(0);
   if ((o->line || (r->style & STYLE_SUM)) && prof->have_bb) bb_assign(&prof->bb, &r->syms);
   if (r->style & STYLE_SUM) gmon_out_write(prof, &r->syms, "gmon.sum");
+  if (r->style & STYLE_SUM) {   /* -s keeps the stacks, and the objects without --objects too */
+    unsigned char id[OBJECTS_ID_MAX];
+    int n = core_build_id(&r->core, id, sizeof id);
+    stacks_sum_write(r->files, r->nfiles, n > 0 ? id : NULL,
+                     n > 0 ? ((size_t)n < sizeof id ? (size_t)n : sizeof id) : 0, "gmon.sum");
+    if (!o->objects) {
+      GmonOptions go = reader_options(o);
+      stacks_sum_objects(r->files, r->nfiles, r->core.addr_size, r->core.big_endian, &go, "gmon.sum");
+    }
+  }
 }
 
 /* Stage 4: the analysis, samples to symbols and the call graph (-c
@@ -609,7 +620,7 @@ static int write_exports(Run *r)
                      o->keep_arcs ? &prof->arc_recs : NULL,
                      r->stacks.present ? &r->stacks : NULL,
                      o->stack_times ? &r->times : NULL,
-                     o->zeros, o->want_sum, NULL };
+                     o->zeros, o->want_sum, NULL, o->src_dirs };
   ExportInput base;
   if (r->base) {
     base_input(r->base, &base);

@@ -141,6 +141,12 @@ job() {
     # the stacks' views, before/after (--diff-base) and the interactive
     # flame graph in headless Chromium (screenshots in tests/out/browser/shots)
     browser-flame) OUT="$out/browser" script_job '^browser: done' sh browser/flame.sh;;
+    # --html in headless Chromium: the DOM against the text report, sorting,
+    # filtering, navigation, 20,000 functions in under 2 s; screenshots kept
+    browser-html) OUT="$out/html" script_job '^html: done' sh browser/html.sh;;
+    # -s keeps the stacks and the objects' profiles: two runs of a PIE
+    # program summed, against the runs read together
+    sumstacks) OUT="$out/sumstacks" script_job '^sumstacks: done' sh sumstacks.sh;;
     torture) GPROF="$out/bin/gprof" script_job '^torture: ' sh torture/run.sh;;
     *) echo "FAIL no job named $n";;
   esac
@@ -170,7 +176,7 @@ case $jobs in ''|*[!0-9]*|0) echo "run.sh: -j wants a number of jobs" >&2; exit 
 
 # Every job, the long ones first so that they start first under -j.
 all="torture libprof:run mutate stacks exports libprof:stksafe libprof:fire libprof:objstorm libprof:tables
-  libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand browser-flame"
+  libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand browser-flame browser-html sumstacks"
 # the i386 and aarch64 archives (natively or under qemu-user) and the
 # torture programs: not under the sanitizers, which build neither the
 # i386 archive nor programs in the static modes
