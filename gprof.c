@@ -601,7 +601,7 @@ static void base_input(Run *b, ExportInput *in)
                        prof->have_arcs ? &prof->cg : NULL,
                        NULL,
                        b->stacks.present ? (b->view.v ? &b->view : &b->stacks) : NULL,
-                       NULL, b->options.zeros, 0, NULL };
+                       NULL, b->options.zeros, 0, NULL, NULL };
 }
 
 /* Stage 6: the exports, from the same analysis; returns whether one went
@@ -679,7 +679,7 @@ static void print_reports(Run *r)
   if (r->diff_flat) {
     if (printed) printf("\f\n");
     ExportInput now = { r->a_out, r->files, r->nfiles, syms, prof->have_hist ? &prof->hist : NULL,
-                        NULL, NULL, NULL, NULL, o->zeros, 0, NULL }, base;
+                        NULL, NULL, NULL, NULL, o->zeros, 0, NULL, NULL }, base;
     base_input(r->base, &base);
     now.base = &base;
     diff_flat_print(stdout, &now);
