@@ -60,6 +60,7 @@ typedef struct {
   unsigned char id[OBJ_ID_MAX];  /* NT_GNU_BUILD_ID, as much as fits */
   char path[256];
   prof_range range;              /* its load as a caller (prof.h) */
+  const uw_tab *uw;              /* its unwind table (cfi.c; LIBPROF_STACKS), or NULL */
   unsigned char whas;            /* the writer's: has arcs, or calls an object with arcs */
   char wfile[64];                /* the writer's: its file's name, "" none */
 } prof_obj;
@@ -471,6 +472,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   make_name(o->path, sizeof o->path, path, NULL, -1);
   o->seen = 1;
   o->loaded = 1;
+  o->uw = P.stack_depth ? cfi_table(info, NULL) : NULL;
   __atomic_store_n(&O.nobjs, n + 1, __ATOMIC_RELEASE);
   obj_calls_found(o, info, 1);
   return 0;

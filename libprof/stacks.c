@@ -81,6 +81,8 @@ static struct {
   uintptr_t code[STK_CODE_SEGS][2];   /* the program's executable segments */
   int ncode;
   uintptr_t co_start;            /* where makecontext's coroutines return, or 0 */
+  const uw_tab *uw;              /* the program's unwind table (cfi.c), or NULL */
+  uintptr_t bias;                /* the program's load bias */
   uintptr_t *bufs;               /* STK_BUFS buffers of depth PCs ... */
   unsigned long busy;            /* ... bit k: buffer k holds a walk */
 } S;
@@ -101,6 +103,8 @@ static int stk_code_segs(struct dl_phdr_info *info, size_t size, void *data)
     S.code[S.ncode][1] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
     S.ncode++;
   }
+  S.bias = info->dlpi_addr;
+  S.uw = cfi_table(info, S.exe);
   return 1;
 }
 
@@ -418,6 +422,115 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
   return *(const uintptr_t *)first;
 }
 
+#if CFI_ON
+/* The unwind row for the code at PC (cfi.c): the program's, or that of
+   the loaded object of the map (objects.c) holding it; NULL: none. */
+STK_RAW static const uw_row *stk_row(uintptr_t pc)
+{
+  if (code_end(pc, 0, 0)) return cfi_row(S.uw, pc - S.bias);
+  int k = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  while (k--) {
+    const prof_obj *o = &O.obj[k];
+    if (pc >= o->lo && pc < o->hi && __atomic_load_n(&o->loaded, __ATOMIC_ACQUIRE)) {
+      const uw_tab *t = __atomic_load_n(&o->uw, __ATOMIC_ACQUIRE);
+      return t ? cfi_row(t, pc - o->base) : NULL;
+    }
+  }
+  return NULL;
+}
+
+/* A word of the thread's stack at A, in *V, if [A, A + word) lies in
+   [LO, stk_hi) and A is aligned. */
+STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
+{
+  if (a < lo || a > stk_hi - sizeof(uintptr_t) || (a & (sizeof(uintptr_t) - 1))) return 0;
+  *v = *(const uintptr_t *)a;
+  return 1;
+}
+
+/* The walk by the objects' unwind tables (x86-64): each frame's caller
+   from the row of its code -- the CFA from the stack pointer or the frame
+   register, the return address below it, the caller's frame register
+   where the row says it was saved.  Every word read lies between the
+   frame's stack pointer and the top of the thread's stack, and each CFA
+   lies above the last, so the walk ends.  A frame whose code has no row
+   (no CFI: code made at run time, an object without tables) is left by
+   its frame record when the frame register is one.  Ends 'c' only at a
+   frame whose return address the tables call undefined (_start, the
+   first frame of a thread: clone's child), 't' where the walk cannot go
+   on or at DEPTH, 'b' off the thread's stack or at a return address into
+   no code.  Returns 0 when the leaf's code has no row: the caller then
+   walks by frame pointers alone. */
+STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintptr_t *pcs, uint32_t *np, char *end)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  const uw_row *r = stk_row(pc);
+  if (!r || r->kind == UW_NONE) return 0;
+  uint32_t n = 0, max = (uint32_t)S.depth;
+  int fp_ok = 1;
+  pcs[n++] = pc;
+  *end = 'b';
+  if (!stk_hi || sp < stk_lo || sp >= stk_hi) { *np = n; return 1; }   /* another stack */
+  for (;;) {
+    uintptr_t cfa = 0, ra = 0, v;
+    int kind = r ? r->kind : UW_NONE;
+    if (kind == UW_EXPR && n == 1) kind = UW_SP;   /* a PLT stub's (its return address at sp) */
+    switch (kind) {
+    case UW_END:
+      *end = 'c';
+      *np = n;
+      return 1;
+    case UW_SIG: {
+      /* the kernel's signal frame: the interrupted context's ucontext at sp */
+      const ucontext_t *u = (const ucontext_t *)sp;
+      uintptr_t nsp, nfp, npc;
+      if (!stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RSP], sp, &nsp)
+          || !stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RBP], sp, &nfp)
+          || !stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RIP], sp, &npc)
+          || nsp <= sp || nsp >= stk_hi) {
+        *end = 't';
+        *np = n;
+        return 1;
+      }
+      sp = nsp;
+      fp = nfp;
+      fp_ok = 1;
+      ra = npc + 1;              /* an interrupted PC: recorded as a return to after it */
+      break;
+    }
+    case UW_SP: case UW_FP: case UW_FPDEREF:
+      if (kind != UW_SP && !fp_ok) { *end = 't'; *np = n; return 1; }
+      if (kind == UW_FPDEREF) {
+        if (!stk_word(fp + (uintptr_t)(intptr_t)r->cfa, sp, &cfa)) { *end = 't'; *np = n; return 1; }
+      } else {
+        cfa = (kind == UW_SP ? sp : fp) + (uintptr_t)(intptr_t)r->cfa;
+      }
+      if (cfa < sp + w || !stk_word(cfa - w, sp, &ra)) { *end = 'b'; *np = n; return 1; }
+      if (r->fpw == UW_FP_LOST) fp_ok = 0;
+      else if (r->fpw != UW_FP_SAME) {
+        if (!stk_word(cfa + (uintptr_t)((intptr_t)r->fpw * (intptr_t)w), sp, &v)) fp_ok = 0;
+        else fp = v, fp_ok = 1;
+      }
+      sp = cfa;
+      break;
+    default:
+      /* no row: a frame record, if the frame register holds one */
+      if (!fp_ok || !stk_word(fp, sp, &v) || !stk_word(fp + w, sp, &ra)) { *end = 't'; *np = n; return 1; }
+      sp = fp + 2 * w;
+      fp = v;
+      break;
+    }
+    if (S.co_start && ra == S.co_start) { *end = 't'; break; }   /* a coroutine's first frame */
+    if (!in_some_text(ra - 1)) { *end = 'b'; break; }
+    if (n >= max) { *end = 't'; break; }
+    pcs[n++] = ra;
+    r = stk_row(ra - 1);
+  }
+  *np = n;
+  return 1;
+}
+#endif
+
 /* Walks the interrupted stack into PCS (at most S.depth); returns the
    number of PCs and sets *END. */
 STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, char *end)
@@ -439,6 +552,12 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
   sp = fp = 0;
 #endif
   (void)lr;
+#if CFI_ON
+  {
+    uint32_t got;
+    if (pc == (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] && stk_cfi_walk(pc, sp, fp, pcs, &got, end)) return got;
+  }
+#endif
   uint32_t n = 0, max = (uint32_t)S.depth;
   pcs[n++] = pc;
   *end = 'b';

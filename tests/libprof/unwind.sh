@@ -1,0 +1,55 @@
+#!/bin/sh
+# unwind.sh -- LIBPROF_STACKS through code without frame pointers and
+# through -pg shared libraries, by the objects' unwind tables (libprof/
+# cfi.c): a program whose hot work runs in Debian's libz and libbz2 has
+# >= 95% of its samples rooted at _start and main, and no invented
+# recursion; a -pg library's outer and inner frames both appear
+# (via;lib_outer;lib_inner); a plugin unloaded and another loaded at its
+# address are two load generations in the stack file (version 2).
+# Prints "ok ..." / "FAIL ..." / "skip ..." lines like run.sh.
+. "$(dirname "$0")/common.sh"
+say_prefix="unwind: "
+if [ "$(uname -m)" != x86_64 ]; then echo "skip unwind: the unwind tables are read on x86-64 only"; exit 0; fi
+lp="-L$top/libprof -lprof"
+walk() { python3 "$here/stk_walk.py" "$@"; }
+field() { sed -n "s/.*$1 \([0-9]*\).*/\1/p" | head -1; }
+
+# 1. libz and libbz2 (no frame pointers), from the archive and libprof.so
+if echo '#include <zlib.h>
+#include <bzlib.h>
+int main(void) { return 0; }' > hz.c && cc hz.c -o hz -lz -lbz2 2> /dev/null; then
+  cc -O2 -pg -g "$here/unwind_z.c" -o uz $lp -lz -lbz2
+  cc -O2 -pg -g "$here/unwind_z.c" -o uz_so -L"$top/libprof/shared" -lprof -lz -lbz2 -Wl,-rpath,"$top/libprof/shared"
+  cc -O2 -pg -g -static "$here/unwind_z.c" -o uz_static $lp -lz -lbz2 2> /dev/null || rm -f uz_static
+  for b in uz uz_so uz_static; do
+    [ -x $b ] || { echo "skip unwind: $b (no static libz/libbz2)"; continue; }
+    rm -f gmon.out*
+    LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./$b 3 > out.txt; say $? "$b runs"
+    walk gmon.out.stacks "main;compress_z;compress2" "main;compress_bz;BZ2_bzBuffToBuffCompress" > facts.txt
+    cat facts.txt
+    n=$(field samples < facts.txt); r=$(field rooted < facts.txt); x=$(field recursion < facts.txt)
+    [ "$n" -gt 100 ] && [ $((r * 100)) -ge $((n * 95)) ]
+    say $? "$b: samples rooted at _start and main through libz/libbz2 ($r of $n)"
+    [ "$x" = 0 ]; say $? "$b: no invented recursion ($x samples)"
+    z=$(grep 'compress_z;' facts.txt | awk '{print $3}'); bz=$(grep 'compress_bz;' facts.txt | awk '{print $3}')
+    [ "$z" -gt $((n / 5)) ] && [ "$bz" -gt $((n / 5)) ]
+    say $? "$b: each phase's library calls under its caller ($z, $bz of $n)"
+  done
+else
+  echo "skip unwind: no zlib1g-dev/libbz2-dev"
+fi
+
+# 2. a -pg shared library: its frames are walked like the program's
+cc -O1 -pg -g -fPIC -shared "$here/unwind_lib.c" -o libuwlib.so
+cc -O1 -pg -g "$here/unwind_pg.c" -o upg -L. -luwlib -Wl,-rpath,"$w" $lp
+rm -f gmon.out*
+LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./upg 600; say $? "upg runs"
+walk gmon.out.stacks "via;lib_outer;lib_inner" "via;lib_inner" > facts.txt
+cat facts.txt
+n=$(field samples < facts.txt); r=$(field rooted < facts.txt)
+full=$(grep 'chain via;lib_outer;lib_inner ' facts.txt | awk '{print $3}')
+[ "$n" -gt 100 ] && [ $((full * 100)) -ge $((n * 95)) ] && [ $((r * 100)) -ge $((n * 95)) ]
+say $? "-pg library: via;lib_outer;lib_inner in $full of $n samples, $r rooted"
+[ "$(grep 'chain via;lib_inner ' facts.txt | awk '{print $3}')" = 0 ]; say $? "-pg library: lib_outer never skipped"
+
+echo "unwind: done"
