@@ -64,6 +64,7 @@ typedef struct {
   uint32_t state, tid;
   uint16_t n;                    /* PCs */
   char end;                      /* 'c' complete, 't' truncated, 'b' broken */
+  uint32_t epoch;                /* the map epoch when sampled (objects.c) */
   uint64_t count;
 } stk_entry;
 
@@ -74,6 +75,7 @@ static struct {
   uintptr_t *pcs;                /* entry i's PCs at pcs[i * depth] */
   size_t pcs_bytes;
   uint64_t samples, dropped;
+  uint64_t start_ns, start_mono;  /* CLOCK_REALTIME and CLOCK_MONOTONIC at start-up */
   struct { uint32_t tid; char name[16]; } names[STK_NAMES];
   uint32_t nnames;
   char exe[1024];                /* the program's path (/proc/self/exe) */
@@ -150,6 +152,11 @@ static int stacks_init(int depth, uint64_t slots)
   ssize_t n = readlink("/proc/self/exe", S.exe, sizeof S.exe - 1);
   S.exe[n > 0 ? n : 0] = 0;
   S.ncode = 0;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  S.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  S.start_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
   dl_iterate_phdr(stk_code_segs, NULL);
   stk_learn_coroutines();
   return 1;
@@ -464,9 +471,17 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
 STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintptr_t *pcs, uint32_t *np, char *end)
 {
   const uintptr_t w = sizeof(uintptr_t);
+  uint32_t n = 0, max = (uint32_t)S.depth;
+  if (!in_some_text(pc)) {
+    /* code no scan has seen yet (a plugin loaded within the poller's
+       20 ms): its frames cannot be told, the leaf alone is kept */
+    pcs[0] = pc;
+    *end = 't';
+    *np = 1;
+    return 1;
+  }
   const uw_row *r = stk_row(pc);
   if (!r || r->kind == UW_NONE) return 0;
-  uint32_t n = 0, max = (uint32_t)S.depth;
   int fp_ok = 1;
   pcs[n++] = pc;
   *end = 'b';
@@ -508,8 +523,15 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       if (cfa < sp + w || !stk_word(cfa - w, sp, &ra)) { *end = 'b'; *np = n; return 1; }
       if (r->fpw == UW_FP_LOST) fp_ok = 0;
       else if (r->fpw != UW_FP_SAME) {
-        if (!stk_word(cfa + (uintptr_t)((intptr_t)r->fpw * (intptr_t)w), sp, &v)) fp_ok = 0;
-        else fp = v, fp_ok = 1;
+        /* (a slot below the stack pointer was popped already -- gcc's
+           epilogues leave the rule as it was -- so the register holds
+           the caller's value again; and the kernel's signal frame has
+           overwritten the slot) */
+        uintptr_t a = cfa + (uintptr_t)((intptr_t)r->fpw * (intptr_t)w);
+        if (a >= sp) {
+          if (!stk_word(a, sp, &v)) fp_ok = 0;
+          else fp = v, fp_ok = 1;
+        }
       }
       sp = cfa;
       break;
@@ -555,7 +577,11 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
 #if CFI_ON
   {
     uint32_t got;
-    if (pc == (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] && stk_cfi_walk(pc, sp, fp, pcs, &got, end)) return got;
+    /* (a walk the tables lead astray -- code whose CFI lies, an inline
+       asm push -- ends 'b': the frame-pointer walk below tries then) */
+    if (pc == (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] && stk_cfi_walk(pc, sp, fp, pcs, &got, end)
+        && *end != 'b')
+      return got;
   }
 #endif
   uint32_t n = 0, max = (uint32_t)S.depth;
@@ -635,9 +661,10 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
   return n;
 }
 
-static uint64_t stk_hash(uint32_t tid, char end, const uintptr_t *pcs, uint32_t n)
+static uint64_t stk_hash(uint32_t tid, char end, uint32_t epoch, const uintptr_t *pcs, uint32_t n)
 {
   uint64_t h = 0x9e3779b97f4a7c15u ^ tid ^ ((uint64_t)(unsigned char)end << 32) ^ ((uint64_t)n << 40);
+  h ^= (uint64_t)epoch * 0xc2b2ae3d27d4eb4fu;
   for (uint32_t i = 0; i < n; i++) {
     h ^= pcs[i];
     h *= 0xff51afd7ed558ccdu;
@@ -709,7 +736,10 @@ static void stacks_store(const ucontext_t *uc, uintptr_t pc, uint32_t n, uintptr
   uint32_t depth = stacks_walk(uc, pc, pcs, &end);
   uint32_t t = (uint32_t)tid();
   stk_name(t);
-  uint64_t h = stk_hash(t, end, pcs, depth);
+  /* (the map's epoch after the walk: a load noticed meanwhile only
+     names the stack after the objects now live) */
+  uint32_t epoch = __atomic_load_n(&O.epoch, __ATOMIC_ACQUIRE);
+  uint64_t h = stk_hash(t, end, epoch, pcs, depth);
   __atomic_fetch_add(&S.samples, n, __ATOMIC_RELAXED);
   for (uint64_t k = h & S.mask, probe = 0; probe < STK_PROBES; probe++, k = (k + 1) & S.mask) {
     stk_entry *e = &S.e[k];
@@ -721,6 +751,7 @@ static void stacks_store(const ucontext_t *uc, uintptr_t pc, uint32_t n, uintptr
       e->tid = t;
       e->n = (uint16_t)depth;
       e->end = end;
+      e->epoch = epoch;
       stk_copy(&S.pcs[k * (uint64_t)S.depth], pcs, depth);
       __atomic_store_n(&e->count, n, __ATOMIC_RELAXED);
       __atomic_store_n(&e->state, STK_READY, __ATOMIC_RELEASE);
@@ -728,7 +759,7 @@ static void stacks_store(const ucontext_t *uc, uintptr_t pc, uint32_t n, uintptr
       return;
     }
     if (st == STK_READY && e->hash == h && e->tid == t && e->n == depth && e->end == end
-        && !stk_differ(&S.pcs[k * (uint64_t)S.depth], pcs, depth)) {
+        && e->epoch == epoch && !stk_differ(&S.pcs[k * (uint64_t)S.depth], pcs, depth)) {
       __atomic_fetch_add(&e->count, n, __ATOMIC_RELAXED);
       stk_last = k + 1;
       return;

@@ -52,4 +52,35 @@ full=$(grep 'chain via;lib_outer;lib_inner ' facts.txt | awk '{print $3}')
 say $? "-pg library: via;lib_outer;lib_inner in $full of $n samples, $r rooted"
 [ "$(grep 'chain via;lib_inner ' facts.txt | awk '{print $3}')" = 0 ]; say $? "-pg library: lib_outer never skipped"
 
+# 3. a plugin dlclose'd and another loaded at its address: two load
+#    generations (version 2's object and span lines), each stack with its
+#    epoch, so each plugin's samples are named after it
+cc -O1 -fPIC -shared -DPLUG_A "$here/unwind_plug_lib.c" -o libplugA.so
+cc -O1 -fPIC -shared -DPLUG_B "$here/unwind_plug_lib.c" -o libplugB.so
+cc -O1 -pg "$here/unwind_plug.c" -o plug -ldl $lp
+rm -f gmon.out*
+LIBPROF_HZ=1000 LIBPROF_STACKS=32 ./plug 600 > out.txt; say $? "plug runs: $(cat out.txt)"
+set -- $(cat out.txt)
+if [ "$6" != "$7" ]; then
+  echo "skip unwind: the second plugin was not loaded where the first was ($6, $7)"
+else
+  head -1 gmon.out.stacks | grep -qx 'libprof-stacks 2'; say $? "the stack file is version 2"
+  python3 "$here/stk.py" gmon.out.stacks > /dev/null; say $? "the stack file is well formed"
+  ka=$(awk '$1 == "object" && $NF ~ /libplugA.so$/ {print $2}' gmon.out.stacks)
+  kb=$(awk '$1 == "object" && $NF ~ /libplugB.so$/ {print $2}' gmon.out.stacks)
+  la=$(awk -v k="$ka" '$1 == "object" && $2 == k {print $4}' gmon.out.stacks)
+  lb=$(awk -v k="$kb" '$1 == "object" && $2 == k {print $4}' gmon.out.stacks)
+  sa=$(awk -v k="$ka" '$1 == "span" && $2 == k {print $3, $4}' gmon.out.stacks)
+  sb=$(awk -v k="$kb" '$1 == "span" && $2 == k {print $3, $4}' gmon.out.stacks)
+  [ -n "$ka" ] && [ -n "$kb" ] && [ "$la" = "$lb" ] && [ "${sa#* }" != - ] && [ "${sa#* }" -le "${sb% *}" ]
+  say $? "two generations at one address ($ka [$sa), $kb [$sb), text at $la)"
+  walk gmon.out.stacks "@$ka:plug_a_spin" "@$kb:plug_b_spin" "@$ka:plug_b_spin" "@$kb:plug_a_spin" > facts.txt
+  cat facts.txt
+  na=$(grep "leafgen $ka plug_a_spin" facts.txt | awk '{print $4}'); nb=$(grep "leafgen $kb plug_b_spin" facts.txt | awk '{print $4}')
+  ea=$(awk -v t="$2" 'BEGIN {printf "%d", t * 1000}'); eb=$(awk -v t="$4" 'BEGIN {printf "%d", t * 1000}')
+  # (the poller sees a load within 20 ms: samples before it are the old map's)
+  [ $((na * 100)) -ge $((ea * 80)) ] && [ $((nb * 100)) -ge $((eb * 80)) ]
+  say $? "each plugin's samples named after it: A $na of ~$ea, B $nb of ~$eb"
+fi
+
 echo "unwind: done"
