@@ -346,6 +346,7 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
    BIAS: its ranges's rows, then a UW_NONE row at its end. */
 static void cfi_fde(cfi_out *o, const unsigned char *p, const unsigned char *lo, const unsigned char *end, uintptr_t bias)
 {
+  if (p < lo || p >= end) return;            /* (a bad .eh_frame_hdr entry) */
   cfi_rd r = { p, end, 0 };
   uint64_t len = cfi_u(&r, 4);
   if (len == 0 || len == 0xffffffffu || len > (uint64_t)(end - r.p)) return;
@@ -483,10 +484,10 @@ static const uw_tab *cfi_table(const struct dl_phdr_info *info, const char *file
   uintptr_t bias = info->dlpi_addr;
   if (hdr) {
     uintptr_t h = bias + hdr->p_vaddr, hend = cfi_seg_end(info, h);
-    if (!hend || hend - h < 4 + hdr->p_memsz) return NULL;
+    if (!hend || hdr->p_memsz < 4 || hend - h < hdr->p_memsz) return NULL;
     const unsigned char *hp = (const unsigned char *)h;
     if (hp[0] != 1) return NULL;
-    cfi_rd r = { hp + 4, (const unsigned char *)hend, 0 };
+    cfi_rd r = { hp + 4, hp + hdr->p_memsz, 0 };
     uintptr_t frame = cfi_ptr(&r, hp[1], h);
     uintptr_t count = cfi_ptr(&r, hp[2], h);
     uintptr_t fend = cfi_seg_end(info, frame);
