@@ -1,4 +1,4 @@
-/* cfi.c -- unwind tables for the stack walk (LIBPROF_STACKS; x86-64):
+/* cfi.c -- unwind tables for the stack walk (LIBPROF_STACKS; x86-64 and i386):
  * each object's call-frame information (.eh_frame, found through
  * PT_GNU_EH_FRAME, or through the section headers of the program's file
  * when a static link left no .eh_frame_hdr) compiled, when the object is
@@ -20,11 +20,25 @@
  * reading it); tables of all objects together are bounded by
  * CFI_BUDGET bytes.  Part of gmon.c's translation unit; uses base.c. */
 
+/* DWARF's numbers of the stack pointer, the frame register and the
+   return address column, and the word */
 #if defined(__x86_64__)
 #define CFI_ON 1
+#define CFI_SP 7
+#define CFI_FP 6
+#define CFI_RA 16
+#elif defined(__i386__)
+#define CFI_ON 1
+#define CFI_SP 4
+#define CFI_FP 5
+#define CFI_RA 8
 #else
 #define CFI_ON 0
+#define CFI_SP 7
+#define CFI_FP 6
+#define CFI_RA 16
 #endif
+#define CFI_W ((int64_t)sizeof(uintptr_t))
 
 enum { UW_NONE, UW_SP, UW_FP, UW_FPDEREF, UW_END, UW_SIG, UW_EXPR };
 #define UW_FP_SAME 0             /* the frame register is the caller's */
@@ -195,12 +209,13 @@ static void cfi_emit(cfi_out *o, uintptr_t off, const cfi_state *s, int signal)
   else if (s->ra_undef) w.kind = UW_END;
   else if (signal) w.kind = UW_SIG;
   else if (s->cfa_expr == 2 && s->cfa_off == (int32_t)s->cfa_off) { w.kind = UW_FPDEREF; w.cfa = (int32_t)s->cfa_off; }
-  else if (!s->cfa_expr && (s->cfa_reg == 7 || s->cfa_reg == 6) && s->cfa_off == (int32_t)s->cfa_off) {
-    w.kind = s->cfa_reg == 7 ? UW_SP : UW_FP;
+  else if (!s->cfa_expr && (s->cfa_reg == CFI_SP || s->cfa_reg == CFI_FP) && s->cfa_off == (int32_t)s->cfa_off) {
+    w.kind = s->cfa_reg == CFI_SP ? UW_SP : UW_FP;
     w.cfa = (int32_t)s->cfa_off;
   }
   if (s->fp_rule == 0) w.fpw = UW_FP_SAME;
-  else if (s->fp_rule == 1 && !(s->fp_off & 7) && s->fp_off / 8 > -128 && s->fp_off / 8 < 0) w.fpw = (int8_t)(s->fp_off / 8);
+  else if (s->fp_rule == 1 && !(s->fp_off % CFI_W) && s->fp_off / CFI_W > -128 && s->fp_off / CFI_W < 0)
+    w.fpw = (int8_t)(s->fp_off / CFI_W);
   if (o->n && o->row[o->n - 1].off == w.off) { o->row[o->n - 1] = w; return; }
   if (o->n && o->row[o->n - 1].off > w.off) return;   /* (overlapping FDEs: the first kept) */
   if (o->n && o->row[o->n - 1].kind == w.kind && o->row[o->n - 1].cfa == w.cfa && o->row[o->n - 1].fpw == w.fpw)
@@ -237,11 +252,11 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
     case 1: adv = (uint64_t)lo6 * c->code_align; advance = 1; break;
     case 2:
       off = (int64_t)cfi_uleb(&r) * c->data_align;
-      if (lo6 == 6) { s->fp_rule = 1; s->fp_off = off; }
-      else if (lo6 == 16 && off != -8) s->cfa_expr = 1;   /* a return address elsewhere: not ours */
+      if (lo6 == CFI_FP) { s->fp_rule = 1; s->fp_off = off; }
+      else if (lo6 == CFI_RA && off != -CFI_W) s->cfa_expr = 1;   /* a return address elsewhere: not ours */
       continue;
     case 3:
-      if (lo6 == 6) { s->fp_rule = init->fp_rule; s->fp_off = init->fp_off; }
+      if (lo6 == CFI_FP) { s->fp_rule = init->fp_rule; s->fp_off = init->fp_off; }
       continue;
     }
     if (!advance) switch (op) {
@@ -260,29 +275,29 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
       reg = cfi_uleb(&r);
       off = op == 0x11 || op == 0x15 ? cfi_sleb(&r) * c->data_align : (int64_t)cfi_uleb(&r) * c->data_align;
       if (op == 0x2f) off = -off;
-      if (reg == 6) {
+      if (reg == CFI_FP) {
         if (op == 0x14 || op == 0x15) s->fp_rule = 2;
         else { s->fp_rule = 1; s->fp_off = off; }
-      } else if (reg == 16 && (off != -8 || op == 0x14 || op == 0x15)) s->cfa_expr = 1;
+      } else if (reg == CFI_RA && (off != -CFI_W || op == 0x14 || op == 0x15)) s->cfa_expr = 1;
       break;
     }
     case 0x06: case 0x08:                                       /* restore_extended, same_value */
       reg = cfi_uleb(&r);
-      if (reg == 6) {
+      if (reg == CFI_FP) {
         if (op == 0x06) { s->fp_rule = init->fp_rule; s->fp_off = init->fp_off; }
         else s->fp_rule = 0;
       }
       break;
     case 0x07:                                                  /* undefined */
       reg = cfi_uleb(&r);
-      if (reg == 16) s->ra_undef = 1;
-      else if (reg == 6) s->fp_rule = 2;
+      if (reg == CFI_RA) s->ra_undef = 1;
+      else if (reg == CFI_FP) s->fp_rule = 2;
       break;
     case 0x09:                                                  /* register */
       reg = cfi_uleb(&r);
       cfi_uleb(&r);
-      if (reg == 6) s->fp_rule = 2;
-      else if (reg == 16) s->cfa_expr = 1;
+      if (reg == CFI_FP) s->fp_rule = 2;
+      else if (reg == CFI_RA) s->cfa_expr = 1;
       break;
     case 0x0a:                                                  /* remember_state */
       if (sp == 8) return 0;
@@ -311,10 +326,11 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
     case 0x0f: {                                                /* def_cfa_expression */
       uint64_t n = cfi_uleb(&r);
       if (n > (uint64_t)(r.end - r.p)) return 0;
-      /* DW_OP_breg6 (rbp) N; DW_OP_deref: a realigned frame (main) */
+      /* DW_OP_breg6 (rbp; i386 breg5, ebp) N; DW_OP_deref: a realigned
+         frame (main) */
       cfi_rd e = { r.p, r.p + n, 0 };
       s->cfa_expr = 1;
-      if (n >= 3 && cfi_u(&e, 1) == 0x76) {
+      if (n >= 3 && cfi_u(&e, 1) == 0x70 + CFI_FP) {
         int64_t k = cfi_sleb(&e);
         if (!e.bad && e.p + 1 == e.end && *e.p == 0x06) { s->cfa_expr = 2; s->cfa_off = k; }
       }
@@ -326,8 +342,8 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
       uint64_t n = cfi_uleb(&r);
       if (n > (uint64_t)(r.end - r.p)) return 0;
       r.p += n;
-      if (reg == 6) s->fp_rule = 2;
-      else if (reg == 16) s->cfa_expr = 1;
+      if (reg == CFI_FP) s->fp_rule = 2;
+      else if (reg == CFI_RA) s->cfa_expr = 1;
       break;
     }
     case 0x2e: cfi_uleb(&r); break;                             /* GNU_args_size */
@@ -364,7 +380,7 @@ static void cfi_fde(cfi_out *o, const unsigned char *p, const unsigned char *lo,
     r.p += alen;
   }
   if (r.bad || begin < bias || !range || range > 0x10000000) return;
-  cfi_state init = { 7, 0, 8, 0, 0, 0 }, s;
+  cfi_state init = { CFI_SP, 0, CFI_W, 0, 0, 0 }, s;
   uintptr_t loc = begin - bias, limit = loc + range, l0 = 0;
   /* the CIE's instructions set the initial state (no rows) */
   if (!cfi_run(o, &c, c.ins, c.ins_end, &init, &init, &l0, UINTPTR_MAX, 0)) return;

@@ -455,7 +455,7 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
   return 1;
 }
 
-/* The walk by the objects' unwind tables (x86-64): each frame's caller
+/* The walk by the objects' unwind tables (x86-64, i386): each frame's caller
    from the row of its code -- the CFA from the stack pointer or the frame
    register, the return address below it, the caller's frame register
    where the row says it was saved.  Every word read lies between the
@@ -496,6 +496,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       *np = n;
       return 1;
     case UW_SIG: {
+#if defined(__x86_64__)
       /* the kernel's signal frame: the interrupted context's ucontext at sp */
       const ucontext_t *u = (const ucontext_t *)sp;
       uintptr_t nsp, nfp, npc;
@@ -512,6 +513,11 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       fp_ok = 1;
       ra = npc + 1;              /* an interrupted PC: recorded as a return to after it */
       break;
+#else
+      *end = 't';                /* (i386's signal frames are not read) */
+      *np = n;
+      return 1;
+#endif
     }
     case UW_SP: case UW_FP: case UW_FPDEREF:
       if (kind != UW_SP && !fp_ok) { *end = 't'; *np = n; return 1; }
@@ -577,9 +583,14 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
 #if CFI_ON
   {
     uint32_t got;
+#if defined(__x86_64__)
+    uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#else
+    uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_EIP];
+#endif
     /* (a walk the tables lead astray -- code whose CFI lies, an inline
        asm push -- ends 'b': the frame-pointer walk below tries then) */
-    if (pc == (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] && stk_cfi_walk(pc, sp, fp, pcs, &got, end)
+    if (pc == at && stk_cfi_walk(pc, sp, fp, pcs, &got, end)
         && *end != 'b')
       return got;
   }
