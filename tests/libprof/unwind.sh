@@ -52,6 +52,21 @@ full=$(grep 'chain via;lib_outer;lib_inner ' facts.txt | awk '{print $3}')
 say $? "-pg library: via;lib_outer;lib_inner in $full of $n samples, $r rooted"
 [ "$(grep 'chain via;lib_inner ' facts.txt | awk '{print $3}')" = 0 ]; say $? "-pg library: lib_outer never skipped"
 
+# 2b. the same on i386 (the -m32 archive, run natively), when built
+if [ -z "$LIBPROF_SANITIZED" ] && [ -f "$top/libprof/32/libprof.a" ] && cc -m32 -O1 -pg -g -fPIC -shared "$here/unwind_lib.c" -o libuwlib32.so 2> /dev/null; then
+  cc -m32 -O1 -pg -g "$here/unwind_pg.c" -o upg32 -L. -luwlib32 -Wl,-rpath,"$w" -L"$top/libprof/32" -lprof
+  rm -f gmon.out*
+  LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./upg32 600; say $? "upg32 runs"
+  walk gmon.out.stacks "via;lib_outer;lib_inner" > facts.txt
+  cat facts.txt
+  n=$(field samples < facts.txt); r=$(field rooted < facts.txt)
+  full=$(grep 'chain via;lib_outer;lib_inner ' facts.txt | awk '{print $3}')
+  [ "$n" -gt 100 ] && [ $((full * 100)) -ge $((n * 95)) ] && [ $((r * 100)) -ge $((n * 95)) ]
+  say $? "-pg library, i386: via;lib_outer;lib_inner in $full of $n samples, $r rooted"
+else
+  echo "skip unwind: no i386 archive, no -m32, or a sanitized run"
+fi
+
 # 3. a plugin dlclose'd and another loaded at its address: two load
 #    generations (version 2's object and span lines), each stack with its
 #    epoch, so each plugin's samples are named after it
