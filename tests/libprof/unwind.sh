@@ -67,6 +67,18 @@ else
   echo "skip unwind: no i386 archive, no -m32, or a sanitized run"
 fi
 
+# 2c. a leaf whose epilogue popped the frame register, 0x5d bytes ahead
+#     (issue 35's frame_gone guess): the tables find its caller
+cc -O1 -pg -g "$here/unwind_gone.c" -o gone $lp
+rm -f gmon.out*
+LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./gone 600; say $? "gone runs"
+walk gmon.out.stacks "main;outer;tailer" "main;tailer" > facts.txt
+cat facts.txt
+n=$(field samples < facts.txt); full=$(grep 'chain main;outer;tailer ' facts.txt | awk '{print $3}')
+skip=$(grep 'chain main;tailer ' facts.txt | awk '{print $3}')
+[ "$n" -gt 100 ] && [ $((full * 100)) -ge $((n * 95)) ] && [ "$skip" = 0 ]
+say $? "frame popped, 0x5d ahead: main;outer;tailer in $full of $n samples, main;tailer in $skip"
+
 # 3. a plugin dlclose'd and another loaded at its address: two load
 #    generations (version 2's object and span lines), each stack with its
 #    epoch, so each plugin's samples are named after it
