@@ -524,7 +524,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       if (kind == UW_FPDEREF) {
         if (!stk_word(fp + (uintptr_t)(intptr_t)r->cfa, sp, &cfa)) { *end = 't'; *np = n; return 1; }
       } else {
-        cfa = (kind == UW_SP ? sp : fp) + (uintptr_t)(intptr_t)r->cfa;
+        cfa = (kind == UW_SP ? sp : fp) + (r->kind == UW_EXPR ? w : (uintptr_t)(intptr_t)r->cfa);
       }
       if (cfa < sp + w || !stk_word(cfa - w, sp, &ra)) { *end = 'b'; *np = n; return 1; }
       if (r->fpw == UW_FP_LOST) fp_ok = 0;
