@@ -32,6 +32,11 @@
 #define CFI_SP 4
 #define CFI_FP 5
 #define CFI_RA 8
+#elif defined(__aarch64__)
+#define CFI_ON 1
+#define CFI_SP 31
+#define CFI_FP 29
+#define CFI_RA 30
 #else
 #define CFI_ON 0
 #define CFI_SP 7
@@ -43,14 +48,16 @@
 enum { UW_NONE, UW_SP, UW_FP, UW_FPDEREF, UW_END, UW_SIG, UW_EXPR };
 #define UW_FP_SAME 0             /* the frame register is the caller's */
 #define UW_FP_LOST 127           /* ... is not known */
+#define UW_RA_LR 127             /* the return address is in the link register (aarch64's leaf) */
 #define CFI_BUDGET ((size_t)256 << 20)
 
 typedef struct {
   uint32_t off;                  /* from the load bias: the row holds [off, next row's off) */
   int32_t cfa;                   /* UW_SP, UW_FP: CFA = sp or fp + cfa; UW_FPDEREF: CFA = [fp + cfa] */
   uint8_t kind;
-  int8_t fpw;                    /* the caller's frame register at CFA + 8 * fpw, or UW_FP_* */
-  uint16_t pad;
+  int8_t fpw;                    /* the caller's frame register at CFA + word * fpw, or UW_FP_* */
+  int8_t raw;                    /* the return address at CFA + word * raw, or UW_RA_LR */
+  uint8_t pad;
 } uw_row;
 
 typedef struct {
@@ -145,6 +152,8 @@ typedef struct {
   int fp_rule;                   /* 0 same, 1 at CFA + fp_off, 2 lost */
   int64_t fp_off;
   int ra_undef;
+  int ra_rule;                   /* 0 in its register, 1 at CFA + ra_off, 2 lost */
+  int64_t ra_off;
 } cfi_state;
 
 /* Reads the CIE at P (inside [lo, end)). 0: not one we take. */
@@ -204,7 +213,7 @@ typedef struct {
 static void cfi_emit(cfi_out *o, uintptr_t off, const cfi_state *s, int signal)
 {
   if (off > 0xffffffffu) { o->full = 1; return; }
-  uw_row w = { (uint32_t)off, 0, UW_EXPR, UW_FP_LOST, 0 };
+  uw_row w = { (uint32_t)off, 0, UW_EXPR, UW_FP_LOST, UW_RA_LR, 0 };
   if (signal < 0) w.kind = UW_NONE;
   else if (s->ra_undef) w.kind = UW_END;
   else if (signal) w.kind = UW_SIG;
@@ -213,12 +222,16 @@ static void cfi_emit(cfi_out *o, uintptr_t off, const cfi_state *s, int signal)
     w.kind = s->cfa_reg == CFI_SP ? UW_SP : UW_FP;
     w.cfa = (int32_t)s->cfa_off;
   }
+  if (s->ra_rule == 1 && !(s->ra_off % CFI_W) && s->ra_off / CFI_W > -128 && s->ra_off / CFI_W < 127)
+    w.raw = (int8_t)(s->ra_off / CFI_W);
+  else if (s->ra_rule != 0 && (w.kind == UW_SP || w.kind == UW_FP || w.kind == UW_FPDEREF)) w.kind = UW_EXPR;
   if (s->fp_rule == 0) w.fpw = UW_FP_SAME;
   else if (s->fp_rule == 1 && !(s->fp_off % CFI_W) && s->fp_off / CFI_W > -128 && s->fp_off / CFI_W < 0)
     w.fpw = (int8_t)(s->fp_off / CFI_W);
   if (o->n && o->row[o->n - 1].off == w.off) { o->row[o->n - 1] = w; return; }
   if (o->n && o->row[o->n - 1].off > w.off) return;   /* (overlapping FDEs: the first kept) */
-  if (o->n && o->row[o->n - 1].kind == w.kind && o->row[o->n - 1].cfa == w.cfa && o->row[o->n - 1].fpw == w.fpw)
+  if (o->n && o->row[o->n - 1].kind == w.kind && o->row[o->n - 1].cfa == w.cfa && o->row[o->n - 1].fpw == w.fpw
+      && o->row[o->n - 1].raw == w.raw)
     return;                                   /* the same rule goes on */
   if (o->n == o->cap) {
     size_t cap = o->cap ? 2 * o->cap : 4096;
@@ -253,10 +266,11 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
     case 2:
       off = (int64_t)cfi_uleb(&r) * c->data_align;
       if (lo6 == CFI_FP) { s->fp_rule = 1; s->fp_off = off; }
-      else if (lo6 == CFI_RA && off != -CFI_W) s->cfa_expr = 1;   /* a return address elsewhere: not ours */
+      else if (lo6 == CFI_RA) { s->ra_rule = 1; s->ra_off = off; }
       continue;
     case 3:
       if (lo6 == CFI_FP) { s->fp_rule = init->fp_rule; s->fp_off = init->fp_off; }
+      else if (lo6 == CFI_RA) { s->ra_rule = init->ra_rule; s->ra_off = init->ra_off; }
       continue;
     }
     if (!advance) switch (op) {
@@ -278,7 +292,10 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
       if (reg == CFI_FP) {
         if (op == 0x14 || op == 0x15) s->fp_rule = 2;
         else { s->fp_rule = 1; s->fp_off = off; }
-      } else if (reg == CFI_RA && (off != -CFI_W || op == 0x14 || op == 0x15)) s->cfa_expr = 1;
+      } else if (reg == CFI_RA) {
+        if (op == 0x14 || op == 0x15) s->ra_rule = 2;
+        else { s->ra_rule = 1; s->ra_off = off; }
+      }
       break;
     }
     case 0x06: case 0x08:                                       /* restore_extended, same_value */
@@ -286,6 +303,9 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
       if (reg == CFI_FP) {
         if (op == 0x06) { s->fp_rule = init->fp_rule; s->fp_off = init->fp_off; }
         else s->fp_rule = 0;
+      } else if (reg == CFI_RA) {
+        if (op == 0x06) { s->ra_rule = init->ra_rule; s->ra_off = init->ra_off; }
+        else s->ra_rule = 0;
       }
       break;
     case 0x07:                                                  /* undefined */
@@ -297,7 +317,7 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
       reg = cfi_uleb(&r);
       cfi_uleb(&r);
       if (reg == CFI_FP) s->fp_rule = 2;
-      else if (reg == CFI_RA) s->cfa_expr = 1;
+      else if (reg == CFI_RA) s->ra_rule = 2;
       break;
     case 0x0a:                                                  /* remember_state */
       if (sp == 8) return 0;
@@ -343,7 +363,7 @@ static int cfi_run(cfi_out *o, const cfi_cie *c, const unsigned char *p, const u
       if (n > (uint64_t)(r.end - r.p)) return 0;
       r.p += n;
       if (reg == CFI_FP) s->fp_rule = 2;
-      else if (reg == CFI_RA) s->cfa_expr = 1;
+      else if (reg == CFI_RA) s->ra_rule = 2;
       break;
     }
     case 0x2e: cfi_uleb(&r); break;                             /* GNU_args_size */
@@ -380,7 +400,9 @@ static void cfi_fde(cfi_out *o, const unsigned char *p, const unsigned char *lo,
     r.p += alen;
   }
   if (r.bad || begin < bias || !range || range > 0x10000000) return;
-  cfi_state init = { CFI_SP, 0, CFI_W, 0, 0, 0 }, s;
+  /* (x86's CIEs put the return address at CFA - word; aarch64's leave it
+     in x30 until a prologue saves it) */
+  cfi_state init = { CFI_SP, 0, CFI_W, 0, 0, 0, 0, 0 }, s;
   uintptr_t loc = begin - bias, limit = loc + range, l0 = 0;
   /* the CIE's instructions set the initial state (no rows) */
   if (!cfi_run(o, &c, c.ins, c.ins_end, &init, &init, &l0, UINTPTR_MAX, 0)) return;

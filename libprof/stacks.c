@@ -455,7 +455,7 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
   return 1;
 }
 
-/* The walk by the objects' unwind tables (x86-64, i386): each frame's caller
+/* The walk by the objects' unwind tables (x86-64, i386, aarch64): each frame's caller
    from the row of its code -- the CFA from the stack pointer or the frame
    register, the return address below it, the caller's frame register
    where the row says it was saved.  Every word read lies between the
@@ -468,7 +468,8 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
    on or at DEPTH, 'b' off the thread's stack or at a return address into
    no code.  Returns 0 when the leaf's code has no row: the caller then
    walks by frame pointers alone. */
-STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintptr_t *pcs, uint32_t *np, char *end)
+STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintptr_t lr, uintptr_t *pcs, uint32_t *np,
+                                char *end)
 {
   const uintptr_t w = sizeof(uintptr_t);
   uint32_t n = 0, max = (uint32_t)S.depth;
@@ -514,7 +515,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       ra = npc + 1;              /* an interrupted PC: recorded as a return to after it */
       break;
 #else
-      *end = 't';                /* (i386's signal frames are not read) */
+      *end = 't';                /* (i386's and aarch64's signal frames are not read) */
       *np = n;
       return 1;
 #endif
@@ -526,7 +527,15 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       } else {
         cfa = (kind == UW_SP ? sp : fp) + (r->kind == UW_EXPR ? w : (uintptr_t)(intptr_t)r->cfa);
       }
-      if (cfa < sp + w || !stk_word(cfa - w, sp, &ra)) { *end = 'b'; *np = n; return 1; }
+      if (r->raw == UW_RA_LR) {
+        /* (aarch64: the leaf's return address still in x30) */
+        if (n != 1 || !lr || cfa < sp) { *end = 't'; *np = n; return 1; }
+        ra = lr;
+      } else if (cfa <= sp || !stk_word(cfa + (uintptr_t)((intptr_t)r->raw * (intptr_t)w), sp, &ra)) {
+        *end = 'b';
+        *np = n;
+        return 1;
+      }
       if (r->fpw == UW_FP_LOST) fp_ok = 0;
       else if (r->fpw != UW_FP_SAME) {
         /* (a slot below the stack pointer was popped already -- gcc's
@@ -585,12 +594,14 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
     uint32_t got;
 #if defined(__x86_64__)
     uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-#else
+#elif defined(__i386__)
     uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_EIP];
+#else
+    uintptr_t at = (uintptr_t)uc->uc_mcontext.pc;
 #endif
     /* (a walk the tables lead astray -- code whose CFI lies, an inline
        asm push -- ends 'b': the frame-pointer walk below tries then) */
-    if (pc == at && stk_cfi_walk(pc, sp, fp, pcs, &got, end)
+    if (pc == at && stk_cfi_walk(pc, sp, fp, lr, pcs, &got, end)
         && *end != 'b')
       return got;
   }
