@@ -1,4 +1,5 @@
-/* cfi.c -- unwind tables for the stack walk (LIBPROF_STACKS; x86-64 and i386):
+/* cfi.c -- unwind tables for the stack walk (LIBPROF_STACKS; x86-64, i386,
+ * aarch64):
  * each object's call-frame information (.eh_frame, found through
  * PT_GNU_EH_FRAME, or through the section headers of the program's file
  * when a static link left no .eh_frame_hdr) compiled, when the object is

@@ -490,7 +490,9 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
   for (;;) {
     uintptr_t cfa = 0, ra = 0, v;
     int kind = r ? r->kind : UW_NONE;
+#if defined(__x86_64__) || defined(__i386__)
     if (kind == UW_EXPR && n == 1) kind = UW_SP;   /* a PLT stub's (its return address at sp) */
+#endif
     switch (kind) {
     case UW_END:
       *end = 'c';
