@@ -8,7 +8,8 @@
 # each (ru_maxrss, medians).
 # Programs: tests/libprof/interp.c (a bytecode interpreter: deep dispatch,
 # many small functions, qsort calling back), tests/libprof/compress.c
-# (four threads of LZ77), and Lua 5.4 built -pg from $TVD_LUA_SRC when set
+# (four threads of LZ77), tests/libprof/unwind_z.c (libz and libbz2,
+# when their headers are installed), and Lua 5.4 built -pg from $TVD_LUA_SRC when set
 # (a source tree of Debian's lua5.4) running bench/tvd.lua.  (Rates above
 # the kernel's tick, 250 Hz here, arrive as fewer signals each standing
 # for several samples: at 1 kHz a stack is walked about 250 times a
@@ -25,6 +26,9 @@ lp="-L$top/libprof -lprof"
 cc -O2 -g -pg "$top/tests/libprof/interp.c" -o interp $lp
 cc -O2 -g -pg "$top/tests/libprof/compress.c" -o compress $lp -lpthread
 progs="interp:$n_interp compress:$n_comp"
+# (and a program whose work runs in Debian's libz and libbz2, no frame
+# pointers: the walk by unwind tables, tests/libprof/unwind_z.c)
+cc -O2 -g -pg "$top/tests/libprof/unwind_z.c" -o unwind_z $lp -lz -lbz2 2> /dev/null && progs="$progs unwind_z:4"
 if [ -n "$TVD_LUA_SRC" ] && [ -d "$TVD_LUA_SRC/src" ]; then
   # Debian's patched luaconf.h includes a generated header
   echo "#define DEB_HOST_MULTIARCH \"$(gcc -print-multiarch)\"" > lua5.4-deb-multiarch.h

@@ -44,6 +44,7 @@
 #include "state.h"
 #include "base.c"
 #include "count.c"
+#include "cfi.c"
 #include "objects.c"
 #include "stacks.c"
 #include "sample.c"

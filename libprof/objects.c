@@ -60,12 +60,28 @@ typedef struct {
   unsigned char id[OBJ_ID_MAX];  /* NT_GNU_BUILD_ID, as much as fits */
   char path[256];
   prof_range range;              /* its load as a caller (prof.h) */
+  const uw_tab *uw;              /* its unwind table (cfi.c; LIBPROF_STACKS), or NULL */
+  uint32_t gen;                  /* its current load generation + 1, 0: none */
   unsigned char whas;            /* the writer's: has arcs, or calls an object with arcs */
   char wfile[64];                /* the writer's: its file's name, "" none */
 } prof_obj;
 
+/* A load generation (the stack file's `object` and `span` lines): one
+   load of an object, alive during map epochs [from, to). */
+typedef struct {
+  uint32_t obj;                  /* its entry of O.obj */
+  uint32_t from, to;             /* to: OBJ_LIVE while loaded */
+  uintptr_t base, lo, hi;
+} prof_gen;
+#define OBJ_LIVE 0xffffffffu
+
 static struct {
   prof_obj *obj;                 /* OBJ_MAX entries' space, NULL before the first scan */
+  prof_gen *gen;                 /* OBJ_MAX generations' space ... */
+  uint32_t ngens;                /* ... published ones */
+  uint32_t epoch;                /* the map epoch: +1 at each load and unload a scan finds */
+  int scanned;                   /* a scan was made: the objects of the first were loaded at epoch 0 */
+  uint64_t lost_gens;            /* generations the space had no room for */
   int nobjs;                     /* published entries */
   int usable;                    /* entries made usable */
   int *code_order;               /* the entries with codes, by their first code ... */
@@ -231,6 +247,7 @@ static int obj_room(int n)
     if (p == MAP_FAILED) return 0;
     O.code_order = map_zero((size_t)OBJ_MAX * sizeof *O.code_order);
     if (!O.code_order) { munmap(p, sz); return 0; }
+    O.gen = map_zero((size_t)OBJ_MAX * sizeof *O.gen);   /* (NULL: no generations kept) */
     O.obj = p;
   }
   if (n < O.usable) return 1;
@@ -386,6 +403,34 @@ static void obj_scan_namespaces(const struct dl_phdr_info *prog, obj_scan_state 
   }
 }
 
+/* A load of O begins (under O.lock): a new generation, from the epoch
+   after this load (from 0 for the objects of the first scan: loaded
+   before profiling began). */
+static void obj_gen_open(prof_obj *o)
+{
+  uint32_t from = O.scanned ? __atomic_add_fetch(&O.epoch, 1, __ATOMIC_RELEASE) : 0;
+  o->gen = 0;
+  if (!O.gen || O.ngens >= OBJ_MAX) { O.lost_gens++; return; }
+  prof_gen *g = &O.gen[O.ngens];
+  g->obj = (uint32_t)(o - O.obj);
+  g->from = from;
+  g->to = OBJ_LIVE;
+  g->base = o->base;
+  g->lo = o->lo;
+  g->hi = o->hi;
+  o->gen = O.ngens + 1;
+  __atomic_store_n(&O.ngens, O.ngens + 1, __ATOMIC_RELEASE);
+}
+
+/* O's load ends (under O.lock): its generation closes at the new epoch. */
+static void obj_gen_close(prof_obj *o)
+{
+  if (!o->gen) return;
+  uint32_t to = __atomic_add_fetch(&O.epoch, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&O.gen[o->gen - 1].to, to, __ATOMIC_RELEASE);
+  o->gen = 0;
+}
+
 /* One object of a scan.  Pass 1 marks the entries whose object is still
    loaded where it was; pass 2 gives each other object the entry of an
    earlier load of it (same path, build-id and size) that pass 1 did not
@@ -450,6 +495,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
     o->put_off = 0;
     __atomic_store_n(&o->loaded, 1, __ATOMIC_RELEASE);
     obj_range(o, 1);
+    obj_gen_open(o);
     obj_calls_found(o, info, 1);
     return 0;
   }
@@ -471,6 +517,8 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   make_name(o->path, sizeof o->path, path, NULL, -1);
   o->seen = 1;
   o->loaded = 1;
+  o->uw = P.stack_depth ? cfi_table(info, NULL) : NULL;
+  obj_gen_open(o);
   __atomic_store_n(&O.nobjs, n + 1, __ATOMIC_RELEASE);
   obj_calls_found(o, info, 1);
   return 0;
@@ -509,6 +557,11 @@ static void objects_scan(int force)
     obj_scan_state st = { 0, 1, 0, c[0] != O.ns_adds || O.ns_objs, 0 };
     M.state = 0;                             /* (the mappings are read again in each pass) */
     dl_iterate_phdr(obj_scan_one, &st);
+    /* the loads pass 1 did not find again have ended: their generations
+       close before pass 2 opens those of the new loads (an object
+       loaded where another was is then live in epochs after the other's) */
+    for (int k = 0; k < n; k++)
+      if (!O.obj[k].seen) obj_gen_close(&O.obj[k]);
     st.index = 0;
     st.pass = 2;
     st.others = 0;
@@ -524,6 +577,7 @@ static void objects_scan(int force)
         __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
         obj_range(&O.obj[k], 0);
       }
+    O.scanned = 1;
     objects_credit_kept();
   }
   lock_give(&O.lock, taken);

@@ -64,6 +64,7 @@ typedef struct {
   uint32_t state, tid;
   uint16_t n;                    /* PCs */
   char end;                      /* 'c' complete, 't' truncated, 'b' broken */
+  uint32_t epoch;                /* the map epoch when sampled (objects.c) */
   uint64_t count;
 } stk_entry;
 
@@ -74,6 +75,7 @@ static struct {
   uintptr_t *pcs;                /* entry i's PCs at pcs[i * depth] */
   size_t pcs_bytes;
   uint64_t samples, dropped;
+  uint64_t start_ns, start_mono;  /* CLOCK_REALTIME and CLOCK_MONOTONIC at start-up */
   struct { uint32_t tid; char name[16]; } names[STK_NAMES];
   uint32_t nnames;
   char exe[1024];                /* the program's path (/proc/self/exe) */
@@ -81,6 +83,8 @@ static struct {
   uintptr_t code[STK_CODE_SEGS][2];   /* the program's executable segments */
   int ncode;
   uintptr_t co_start;            /* where makecontext's coroutines return, or 0 */
+  const uw_tab *uw;              /* the program's unwind table (cfi.c), or NULL */
+  uintptr_t bias;                /* the program's load bias */
   uintptr_t *bufs;               /* STK_BUFS buffers of depth PCs ... */
   unsigned long busy;            /* ... bit k: buffer k holds a walk */
 } S;
@@ -101,6 +105,8 @@ static int stk_code_segs(struct dl_phdr_info *info, size_t size, void *data)
     S.code[S.ncode][1] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
     S.ncode++;
   }
+  S.bias = info->dlpi_addr;
+  S.uw = cfi_table(info, S.exe);
   return 1;
 }
 
@@ -146,6 +152,11 @@ static int stacks_init(int depth, uint64_t slots)
   ssize_t n = readlink("/proc/self/exe", S.exe, sizeof S.exe - 1);
   S.exe[n > 0 ? n : 0] = 0;
   S.ncode = 0;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  S.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  S.start_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
   dl_iterate_phdr(stk_code_segs, NULL);
   stk_learn_coroutines();
   return 1;
@@ -418,6 +429,147 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
   return *(const uintptr_t *)first;
 }
 
+#if CFI_ON
+/* The unwind row for the code at PC (cfi.c): the program's, or that of
+   the loaded object of the map (objects.c) holding it; NULL: none. */
+STK_RAW static const uw_row *stk_row(uintptr_t pc)
+{
+  if (code_end(pc, 0, 0)) return cfi_row(S.uw, pc - S.bias);
+  int k = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
+  while (k--) {
+    const prof_obj *o = &O.obj[k];
+    if (pc >= o->lo && pc < o->hi && __atomic_load_n(&o->loaded, __ATOMIC_ACQUIRE)) {
+      const uw_tab *t = __atomic_load_n(&o->uw, __ATOMIC_ACQUIRE);
+      return t ? cfi_row(t, pc - o->base) : NULL;
+    }
+  }
+  return NULL;
+}
+
+/* A word of the thread's stack at A, in *V, if [A, A + word) lies in
+   [LO, stk_hi) and A is aligned. */
+STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
+{
+  if (a < lo || a > stk_hi - sizeof(uintptr_t) || (a & (sizeof(uintptr_t) - 1))) return 0;
+  *v = *(const uintptr_t *)a;
+  return 1;
+}
+
+/* The walk by the objects' unwind tables (x86-64, i386, aarch64): each frame's caller
+   from the row of its code -- the CFA from the stack pointer or the frame
+   register, the return address below it, the caller's frame register
+   where the row says it was saved.  Every word read lies between the
+   frame's stack pointer and the top of the thread's stack, and each CFA
+   lies above the last, so the walk ends.  A frame whose code has no row
+   (no CFI: code made at run time, an object without tables) is left by
+   its frame record when the frame register is one.  Ends 'c' only at a
+   frame whose return address the tables call undefined (_start, the
+   first frame of a thread: clone's child), 't' where the walk cannot go
+   on or at DEPTH, 'b' off the thread's stack or at a return address into
+   no code.  Returns 0 when the leaf's code has no row: the caller then
+   walks by frame pointers alone. */
+STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintptr_t lr, uintptr_t *pcs, uint32_t *np,
+                                char *end)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  uint32_t n = 0, max = (uint32_t)S.depth;
+  if (!in_some_text(pc)) {
+    /* code no scan has seen yet (a plugin loaded within the poller's
+       20 ms): its frames cannot be told, the leaf alone is kept */
+    pcs[0] = pc;
+    *end = 't';
+    *np = 1;
+    return 1;
+  }
+  const uw_row *r = stk_row(pc);
+  if (!r || r->kind == UW_NONE) return 0;
+  int fp_ok = 1;
+  pcs[n++] = pc;
+  *end = 'b';
+  if (!stk_hi || sp < stk_lo || sp >= stk_hi) { *np = n; return 1; }   /* another stack */
+  for (;;) {
+    uintptr_t cfa = 0, ra = 0, v;
+    int kind = r ? r->kind : UW_NONE;
+#if defined(__x86_64__) || defined(__i386__)
+    if (kind == UW_EXPR && n == 1) kind = UW_SP;   /* a PLT stub's (its return address at sp) */
+#endif
+    switch (kind) {
+    case UW_END:
+      *end = 'c';
+      *np = n;
+      return 1;
+    case UW_SIG: {
+#if defined(__x86_64__)
+      /* the kernel's signal frame: the interrupted context's ucontext at sp */
+      const ucontext_t *u = (const ucontext_t *)sp;
+      uintptr_t nsp, nfp, npc;
+      if (!stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RSP], sp, &nsp)
+          || !stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RBP], sp, &nfp)
+          || !stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RIP], sp, &npc)
+          || nsp <= sp || nsp >= stk_hi) {
+        *end = 't';
+        *np = n;
+        return 1;
+      }
+      sp = nsp;
+      fp = nfp;
+      fp_ok = 1;
+      ra = npc + 1;              /* an interrupted PC: recorded as a return to after it */
+      break;
+#else
+      *end = 't';                /* (i386's and aarch64's signal frames are not read) */
+      *np = n;
+      return 1;
+#endif
+    }
+    case UW_SP: case UW_FP: case UW_FPDEREF:
+      if (kind != UW_SP && !fp_ok) { *end = 't'; *np = n; return 1; }
+      if (kind == UW_FPDEREF) {
+        if (!stk_word(fp + (uintptr_t)(intptr_t)r->cfa, sp, &cfa)) { *end = 't'; *np = n; return 1; }
+      } else {
+        cfa = (kind == UW_SP ? sp : fp) + (r->kind == UW_EXPR ? w : (uintptr_t)(intptr_t)r->cfa);
+      }
+      if (r->raw == UW_RA_LR) {
+        /* (aarch64: the leaf's return address still in x30) */
+        if (n != 1 || !lr || cfa < sp) { *end = 't'; *np = n; return 1; }
+        ra = lr;
+      } else if (cfa <= sp || !stk_word(cfa + (uintptr_t)((intptr_t)r->raw * (intptr_t)w), sp, &ra)) {
+        *end = 'b';
+        *np = n;
+        return 1;
+      }
+      if (r->fpw == UW_FP_LOST) fp_ok = 0;
+      else if (r->fpw != UW_FP_SAME) {
+        /* (a slot below the stack pointer was popped already -- gcc's
+           epilogues leave the rule as it was -- so the register holds
+           the caller's value again; and the kernel's signal frame has
+           overwritten the slot) */
+        uintptr_t a = cfa + (uintptr_t)((intptr_t)r->fpw * (intptr_t)w);
+        if (a >= sp) {
+          if (!stk_word(a, sp, &v)) fp_ok = 0;
+          else fp = v, fp_ok = 1;
+        }
+      }
+      sp = cfa;
+      break;
+    default:
+      /* no row: a frame record, if the frame register holds one */
+      if (!fp_ok || !stk_word(fp, sp, &v) || !stk_word(fp + w, sp, &ra)) { *end = 't'; *np = n; return 1; }
+      sp = fp + 2 * w;
+      fp = v;
+      break;
+    }
+    if (S.co_start && ra == S.co_start) { *end = 't'; break; }   /* a coroutine's first frame */
+    if (!in_some_text(ra - 1)) { *end = 'b'; break; }
+    if (n >= max) { *end = 't'; break; }
+    pcs[n++] = ra;
+    r = stk_row(ra - 1);
+  }
+  *np = n;
+  return 1;
+}
+#endif
+
 /* Walks the interrupted stack into PCS (at most S.depth); returns the
    number of PCs and sets *END. */
 STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, char *end)
@@ -439,6 +591,23 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
   sp = fp = 0;
 #endif
   (void)lr;
+#if CFI_ON
+  {
+    uint32_t got;
+#if defined(__x86_64__)
+    uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__i386__)
+    uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_EIP];
+#else
+    uintptr_t at = (uintptr_t)uc->uc_mcontext.pc;
+#endif
+    /* (a walk the tables lead astray -- code whose CFI lies, an inline
+       asm push -- ends 'b': the frame-pointer walk below tries then) */
+    if (pc == at && stk_cfi_walk(pc, sp, fp, lr, pcs, &got, end)
+        && *end != 'b')
+      return got;
+  }
+#endif
   uint32_t n = 0, max = (uint32_t)S.depth;
   pcs[n++] = pc;
   *end = 'b';
@@ -516,9 +685,10 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
   return n;
 }
 
-static uint64_t stk_hash(uint32_t tid, char end, const uintptr_t *pcs, uint32_t n)
+static uint64_t stk_hash(uint32_t tid, char end, uint32_t epoch, const uintptr_t *pcs, uint32_t n)
 {
   uint64_t h = 0x9e3779b97f4a7c15u ^ tid ^ ((uint64_t)(unsigned char)end << 32) ^ ((uint64_t)n << 40);
+  h ^= (uint64_t)epoch * 0xc2b2ae3d27d4eb4fu;
   for (uint32_t i = 0; i < n; i++) {
     h ^= pcs[i];
     h *= 0xff51afd7ed558ccdu;
@@ -590,7 +760,10 @@ static void stacks_store(const ucontext_t *uc, uintptr_t pc, uint32_t n, uintptr
   uint32_t depth = stacks_walk(uc, pc, pcs, &end);
   uint32_t t = (uint32_t)tid();
   stk_name(t);
-  uint64_t h = stk_hash(t, end, pcs, depth);
+  /* (the map's epoch after the walk: a load noticed meanwhile only
+     names the stack after the objects now live) */
+  uint32_t epoch = __atomic_load_n(&O.epoch, __ATOMIC_ACQUIRE);
+  uint64_t h = stk_hash(t, end, epoch, pcs, depth);
   __atomic_fetch_add(&S.samples, n, __ATOMIC_RELAXED);
   for (uint64_t k = h & S.mask, probe = 0; probe < STK_PROBES; probe++, k = (k + 1) & S.mask) {
     stk_entry *e = &S.e[k];
@@ -602,6 +775,7 @@ static void stacks_store(const ucontext_t *uc, uintptr_t pc, uint32_t n, uintptr
       e->tid = t;
       e->n = (uint16_t)depth;
       e->end = end;
+      e->epoch = epoch;
       stk_copy(&S.pcs[k * (uint64_t)S.depth], pcs, depth);
       __atomic_store_n(&e->count, n, __ATOMIC_RELAXED);
       __atomic_store_n(&e->state, STK_READY, __ATOMIC_RELEASE);
@@ -609,7 +783,7 @@ static void stacks_store(const ucontext_t *uc, uintptr_t pc, uint32_t n, uintptr
       return;
     }
     if (st == STK_READY && e->hash == h && e->tid == t && e->n == depth && e->end == end
-        && !stk_differ(&S.pcs[k * (uint64_t)S.depth], pcs, depth)) {
+        && e->epoch == epoch && !stk_differ(&S.pcs[k * (uint64_t)S.depth], pcs, depth)) {
       __atomic_fetch_add(&e->count, n, __ATOMIC_RELAXED);
       stk_last = k + 1;
       return;

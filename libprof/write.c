@@ -378,11 +378,28 @@ static void wobject(wbuf *w, int k, uintptr_t base, uintptr_t lo, uintptr_t hi,
   wbytes(w, "\n", 1);
 }
 
-/* PROFILE.stacks (stacks.c; the format is in doc/DESIGN.md, "Stacks"):
-   entries still being filled by a sampling thread are left out. */
+/* PROFILE.stacks, version 2 (stacks.c; the format is in doc/DESIGN.md,
+   "Stacks", and the session contract): object 0 the program, then an object
+   per load generation of the map (objects.c), each with its span of map
+   epochs; each stack with the epoch it was sampled in.  Entries still
+   being filled by a sampling thread are left out. */
+static void wspan(wbuf *w, int k, uint32_t from, uint32_t to)
+{
+  wbytes(w, "span ", 5);
+  wdec(w, (uint64_t)k);
+  wbytes(w, " ", 1);
+  wdec(w, from);
+  if (to == OBJ_LIVE) wbytes(w, " -\n", 3);
+  else {
+    wbytes(w, " ", 1);
+    wdec(w, to);
+    wbytes(w, "\n", 1);
+  }
+}
+
 static void write_stacks(wbuf *w)
 {
-  const char *head = "libprof-stacks 1\nhz ";
+  const char *head = "libprof-stacks 2\nhz ";
   wbytes(w, head, strlen(head));
   wdec(w, P.hz ? (uint64_t)P.hz : 100);
   wbytes(w, "\ndepth ", 7);
@@ -391,12 +408,22 @@ static void write_stacks(wbuf *w)
   wdec(w, __atomic_load_n(&S.samples, __ATOMIC_RELAXED));
   wbytes(w, "\ndropped ", 9);
   wdec(w, __atomic_load_n(&S.dropped, __ATOMIC_RELAXED));
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  wbytes(w, "\nstart ", 7);
+  wdec(w, S.start_ns);
+  wbytes(w, "\nduration ", 10);
+  wdec(w, now > S.start_mono ? now - S.start_mono : 0);
   wbytes(w, "\n", 1);
   wobject(w, 0, P.bias, P.lowpc, P.highpc, P.id, P.idlen, S.exe);
-  int no = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-  for (int k = 0; k < no; k++) {
-    const prof_obj *o = &O.obj[k];
-    wobject(w, k + 1, o->base, o->lo, o->hi, o->id, o->idlen, o->path);
+  wspan(w, 0, 0, OBJ_LIVE);
+  uint32_t ng = O.gen ? __atomic_load_n(&O.ngens, __ATOMIC_ACQUIRE) : 0;
+  for (uint32_t k = 0; k < ng; k++) {
+    const prof_gen *g = &O.gen[k];
+    const prof_obj *o = &O.obj[g->obj];
+    wobject(w, (int)k + 1, g->base, g->lo, g->hi, o->id, o->idlen, o->path);
+    wspan(w, (int)k + 1, g->from, __atomic_load_n(&g->to, __ATOMIC_ACQUIRE));
   }
   uint32_t nn = __atomic_load_n(&S.nnames, __ATOMIC_RELAXED);
   for (uint32_t k = 0; k < nn && k < STK_NAMES; k++) {
@@ -421,6 +448,8 @@ static void write_stacks(wbuf *w)
     wdec(w, __atomic_load_n(&e->count, __ATOMIC_RELAXED));
     wbytes(w, " ", 1);
     wbytes(w, &e->end, 1);
+    wbytes(w, " ", 1);
+    wdec(w, e->epoch);
     const uintptr_t *pcs = &S.pcs[k * (uint64_t)S.depth];
     for (uint32_t i = 0; i < e->n; i++) {
       wbytes(w, " ", 1);

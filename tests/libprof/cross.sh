@@ -207,6 +207,16 @@ for mode in $modes; do
   say $? "LIBPROF_STACKS: from libc's syscall wrapper, main -> a -> b -> spin in every stack ($mode): $(echo $facts)"
 done
 
+# a -pg shared library's frames, walked by the unwind tables (libprof/
+# cfi.c; unwind.sh on x86-64): via;lib_outer;lib_inner in every stack
+rm -f gmon.out gmon.out.stacks
+xso "$here/unwind_lib.c" libuwlib.so "" && xcc "$here/unwind_pg.c" upg -L. -luwlib -Wl,-rpath,"$w" \
+  && LIBPROF_HZ=1000 LIBPROF_STACKS=64 run ./upg 200
+facts=$(python3 "$here/stk_walk.py" gmon.out.stacks "via;lib_outer;lib_inner")
+n=$(echo "$facts" | sed -n 's/^samples \([0-9]*\).*/\1/p'); full=$(echo "$facts" | sed -n 's/^chain [^ ]* //p')
+[ -n "$n" ] && [ "$n" -gt 50 ] && [ $((full * 100)) -ge $((n * 95)) ]
+say $? "LIBPROF_STACKS: a -pg library's two frames, via;lib_outer;lib_inner in $full of $n samples"
+
 # calls into and inside -pg shared libraries (LIBPROF_OBJECTS=1), as
 # objcalls.sh checks them on x86-64: objcalls.c's four threads into
 # libca (linked at start), libcb opened, closed and opened again

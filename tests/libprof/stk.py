@@ -15,27 +15,33 @@ def bad(why):
     print("malformed:", why); sys.exit(1)
 
 lines = open(sys.argv[1]).read().split('\n')
-if lines[0] != 'libprof-stacks 1': bad('header %r' % lines[0])
+if lines[0] not in ('libprof-stacks 1', 'libprof-stacks 2'): bad('header %r' % lines[0])
+v2 = lines[0] == 'libprof-stacks 2'
 if lines[-1] != '': bad('no final newline')
 hdr, objs, threads, stacks = {}, {}, {}, []
 for l in lines[1:-1]:
     f = l.split(' ')
-    if f[0] in ('hz', 'depth', 'samples', 'dropped'):
+    if f[0] in ('hz', 'depth', 'samples', 'dropped') or (v2 and f[0] in ('start', 'duration')):
         if len(f) != 2 or not f[1].isdigit(): bad(l)
         hdr[f[0]] = int(f[1])
     elif f[0] == 'object':
         if len(f) < 7: bad(l)
         objs[int(f[1])] = (int(f[2], 16), int(f[3], 16), int(f[4], 16), ' '.join(f[6:]))
+    elif v2 and f[0] == 'span':
+        if len(f) != 4 or not f[2].isdigit() or not (f[3] == '-' or f[3].isdigit()) or int(f[1]) not in objs: bad(l)
+    elif v2 and f[0] == 'clock':
+        if len(f) != 2: bad(l)
     elif f[0] == 'thread':
         threads[int(f[1])] = ' '.join(f[2:])
     elif f[0] == 'stack':
-        if len(f) < 5 or f[3] not in ('c', 't', 'b'): bad(l)
-        pcs = [int(x, 16) for x in f[4:]]
+        if len(f) < 5 + v2 or f[3] not in ('c', 't', 'b') or (v2 and not f[4].isdigit()): bad(l)
+        pcs = [int(x, 16) for x in f[4 + v2:]]
         if len(pcs) > hdr['depth']: bad('deeper than depth: ' + l)
         stacks.append((int(f[1]), int(f[2]), f[3], pcs))
     else:
         bad(l)
 if 0 not in objs: bad('no object 0')
+if v2 and not all(k in hdr for k in ('start', 'duration')): bad('no start or duration')
 b0, lo0, hi0, _ = objs[0]
 tot = sum(s[1] for s in stacks)
 leaf = sum(s[1] for s in stacks if lo0 <= s[3][0] < hi0)

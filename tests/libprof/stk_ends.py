@@ -11,12 +11,14 @@ import bisect, subprocess, sys
 
 path, prog, fn = sys.argv[1:4]
 objs, stacks = {}, []
-for l in open(path).read().split('\n'):
+text = open(path).read()
+v2 = text.startswith('libprof-stacks 2\n')     # (a stack's epoch before its PCs)
+for l in text.split('\n'):
     f = l.split(' ')
     if f[0] == 'object':
         objs[int(f[1])] = (int(f[2], 16), int(f[3], 16), int(f[4], 16))
     elif f[0] == 'stack':
-        stacks.append((int(f[2]), f[3], [int(x, 16) for x in f[4:]]))
+        stacks.append((int(f[2]), f[3], [int(x, 16) for x in f[4 + v2:]]))
 b0, lo0, hi0 = objs[0]
 syms = []
 for l in subprocess.run(['nm', '-n', prog], capture_output=True, text=True).stdout.split('\n'):
