@@ -96,7 +96,7 @@ static void tree_build(Tree *t, const Stacks *st, const SymTab *tab)
     t->v[0].total += sk->count;
     /* a stack that does not reach its outermost frame says so */
     if (sk->end != 'c') {
-      cur = child(t, cur, sk->end == 't' ? "[truncated]" : "[unknown]", NONE);
+      cur = child(t, cur, STACKS_TRUNCATED, NONE);
       t->v[cur].total += sk->count;
     }
     for (uint32_t j = sk->n; j-- > 0;) {
@@ -105,6 +105,11 @@ static void tree_build(Tree *t, const Stacks *st, const SymTab *tab)
       t->v[cur].total += sk->count;
     }
     t->v[cur].self += sk->count;
+  }
+  if (st->dropped) {            /* not recorded: an entry, so totals add up */
+    size_t d = child(t, 0, STACKS_DROPPED, NONE);
+    t->v[d].total = t->v[d].self = st->dropped;
+    t->v[0].total += st->dropped;
   }
   /* children by parent, then name */
   KidKey *k = xmalloc(t->n * sizeof *k);

@@ -850,7 +850,7 @@ vma_t objects_add_program(Objects *o, SymTab *tab, const char *path, vma_t lo, v
   return base;
 }
 
-int objects_exec_segment(const char *path, vma_t addr, vma_t *vaddr, vma_t *end, uint64_t *offset)
+int objects_exec_segment(const char *path, vma_t lo, vma_t hi, vma_t *vaddr, vma_t *end, uint64_t *offset)
 {
   Elf e;
   int found = 0;
@@ -867,7 +867,7 @@ int objects_exec_segment(const char *path, vma_t addr, vma_t *vaddr, vma_t *end,
     uint64_t off = get(&e, q + (e.is64 ? 8 : 4), e.is64 ? 8 : 4);
     uint64_t va = get(&e, q + (e.is64 ? 16 : 8), e.is64 ? 8 : 4);
     uint64_t memsz = get(&e, q + (e.is64 ? 40 : 20), e.is64 ? 8 : 4);
-    if (type != PT_LOAD || !(flags & PF_X) || addr < va || addr - va >= memsz) continue;
+    if (type != PT_LOAD || !(flags & PF_X) || va >= hi || va + memsz <= lo) continue;
     /* as the kernel maps it: whole pages */
     uint64_t page = 4096, head = va % page;
     if (off % page != head) head = 0;   /* (not mappable: as written) */

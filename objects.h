@@ -74,11 +74,11 @@ void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t
    to the program's addresses, 0 when it cannot be read.  After
    objects_add. */
 vma_t objects_add_program(Objects *o, SymTab *tab, const char *path, vma_t lo, vma_t hi);
-/* The executable PT_LOAD segment of the ELF file at PATH that holds the
-   link-time address ADDR, as the kernel maps it (whole pages): its first
-   address, its end, its file offset.  Returns 0 when there is none (or
-   the file cannot be read). */
-int objects_exec_segment(const char *path, vma_t addr, vma_t *vaddr, vma_t *end, uint64_t *offset);
+/* The first executable PT_LOAD segment of the ELF file at PATH that
+   overlaps [LO, HI) (link time), as the kernel maps it (whole pages):
+   its first address, its end, its file offset.  Returns 0 when there is
+   none (or the file cannot be read). */
+int objects_exec_segment(const char *path, vma_t lo, vma_t hi, vma_t *vaddr, vma_t *end, uint64_t *offset);
 /* Reads each object's profile files and appends their histogram records
    to HS (after the program's own files and -s), keeping their arcs for
    objects_add_arcs; an object without a file is read in the program's

@@ -32,6 +32,7 @@ typedef struct {
   size_t idlen;
   char *path;
   uint64_t from, to;            /* its span of map epochs (version 2) */
+  int spanned;                  /* a span line gave them */
   uint32_t u;                   /* index in Stacks.objs once a frame is in it */
 } FileObj;
 
@@ -381,7 +382,8 @@ static void map_frames(Reader *r, const SymTab *tab)
     }
     r->line = sp->line;
     if (lo == r->nobj || r->obj[lo].k != sp->k) bad(r, "a span of object %u, which is not listed", sp->k);
-    if (r->obj[lo].from != 0 || r->obj[lo].to != UINT64_MAX) bad(r, "a second span of object %u", sp->k);
+    if (r->obj[lo].spanned) bad(r, "a second span of object %u", sp->k);
+    r->obj[lo].spanned = 1;
     r->obj[lo].from = sp->from;
     r->obj[lo].to = sp->to;
   }

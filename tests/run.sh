@@ -251,6 +251,11 @@ section_log pprof '^ok 20000 functions: decoded'
 GPROF="$GPROF" OUT="$out/stacks" sh stacks.sh > "$out/stacks.log" 2>&1
 section_log stacks '^stacks: done'
 
+# 9b. The names of our exports (GCC's clones), pprof's mappings symbolized
+#     by go tool pprof, stack file version 2 (tests/names.sh).
+GPROF="$GPROF" OUT="$out/names" sh names.sh > "$out/names.log" 2>&1
+section_log names '^names: done'
+
 # 10. --stack-times: measured inclusive time against the program's own
 #     clock where the estimate is wrong (tests/stack_times.sh).
 GPROF="$GPROF" OUT="$out/stack_times" sh stack_times.sh > "$out/stack_times.log" 2>&1
