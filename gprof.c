@@ -6,6 +6,7 @@
  * its call graph, the analysis, and the reports.  The Options stay here,
  * in the Run: each stage is handed the ones it follows (options.h says
  * which).  Nothing below calls back into this file. */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,7 @@ static const struct option our_opts[] = {
   { "dot-full-names", no_argument, 0, 1016 },
   { "objects", no_argument, 0, 1020 },
   { "stack-times", no_argument, 0, 1021 },
+  { "all-functions", no_argument, 0, 1022 },
 };
 #define NOPTS(t) (sizeof t / sizeof t[0])
 
@@ -151,6 +153,8 @@ static void usage(FILE *f, int status)
     help_exports(f, EXPORT_GROUP_STACKS, "[--stack-times]");
     fprintf(f, "Other objects (libprof's PROFILE.objects/, LIBPROF_OBJECTS=1):\n"
                "\t[--objects]\n");
+    fprintf(f, "Names (GCC's clones as functions of their own, as the exports show them):\n"
+               "\t[--all-functions]\n");
   }
   exit(status);
 }
@@ -216,6 +220,7 @@ typedef struct {
   StackTimes times;             /* --stack-times: made once, for the text
                                    report and --json */
   int flat, graph, exec;        /* the reports chosen */
+  int all_funcs;                /* the exports' run: SymTabOptions.all_funcs */
 } Run;
 
 /* LIST, then DIR: a colon-separated search list one longer. */
@@ -328,6 +333,7 @@ static void parse_options(Run *r, int argc, char **argv)
     case 1016: ex->full_names = 1; break;
     case 1020: o->objects = 1; break;
     case 1021: o->stack_times = 1; break;
+    case 1022: o->all_functions = 1; break;
     case '?': usage(stderr, 1); break;
     default:
       if (c >= EXPORT_OPT && c < EXPORT_OPT + export_nkinds) {
@@ -375,7 +381,7 @@ static void open_object(Run *r)
   r->syms.opts = (SymTabOptions){
     .debug = o->debug, .line = o->line, .external = o->ext_symtab != NULL,
     .no_static = o->no_static, .demangle = o->demangle && !o->traditional,
-    .inline_names = o->inline_names, .print_path = o->print_path,
+    .inline_names = o->inline_names, .print_path = o->print_path, .all_funcs = r->all_funcs || o->all_functions,
   };
   core_init(&r->core, r->a_out);
   if (o->map_file) core_read_map(&r->map, o->map_file, o->debug);
@@ -484,14 +490,52 @@ static void choose_reports(Run *r)
   }
 }
 
-/* Stage 6: the exports, from the same analysis; returns whether one went
-   to standard output, which then holds nothing else. */
-static int write_exports(Run *r)
+/* The exports name the functions that ran, GCC's clones too (f.isra.0,
+   f.part.0, f.cold), which GNU's rules leave out of the table the text
+   reports are made from, giving their samples and calls to the function
+   before them.  When the program has such functions the exports are
+   drawn from a second run over the same files (ARGC, ARGV) on a table
+   that keeps them; its messages were said by the first (standard error
+   is muted meanwhile), and -s's gmon.sum is written once. */
+static Run *exports_run(int argc, char **argv)
+{
+  static Run run2;
+  Run *x = &run2;
+  fflush(stdout);
+  fflush(stderr);
+  int saved = dup(2), null = open("/dev/null", O_WRONLY);
+  if (saved >= 0 && null >= 0) dup2(null, 2);
+  sym_id_init(&x->specs);
+  export_options_init(&x->exports);
+  optind = 0;                   /* (glibc: the scan starts afresh) */
+  parse_options(x, argc, argv);
+  x->options.debug = 0;
+  x->style &= ~STYLE_SUM;
+  x->all_funcs = 1;
+  open_object(x);
+  read_profiles(x);
+  analyse(x);
+  fflush(stderr);
+  if (saved >= 0) {
+    dup2(saved, 2);
+    close(saved);
+  }
+  if (null >= 0) close(null);
+  return x;
+}
+
+/* Stage 6: the exports, from the same analysis (or exports_run's);
+   returns whether one went to standard output, which then holds nothing
+   else. */
+static int write_exports(Run *r, int argc, char **argv)
 {
   const ExportOptions *ex = &r->exports;
   if (!export_any(ex)) return 0;
   int nout = export_to_stdout(ex);
   if (nout > 1) msg_fatal("only one export may go to standard output\n");
+  if (!r->options.all_functions && !r->options.ext_symtab && !r->options.no_static
+      && core_dropped_funcs(&r->core))
+    r = exports_run(argc, argv);
   const Profile *prof = &r->prof;
   const Options *o = &r->options;
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
@@ -500,7 +544,7 @@ static int write_exports(Run *r)
                      o->keep_arcs ? &prof->arc_recs : NULL,
                      r->stacks.present ? &r->stacks : NULL,
                      o->stack_times ? &r->times : NULL,
-                     o->zeros, o->want_sum };
+                     o->zeros, o->want_sum && (r->style & STYLE_SUM) };
   export_write_all(ex, &in);
   return nout != 0;
 }
@@ -569,7 +613,7 @@ int main(int argc, char **argv)
   read_profiles(r);             /* -i ends the run here */
   analyse(r);
   choose_reports(r);
-  if (write_exports(r)) return 0;
+  if (write_exports(r, argc, argv)) return 0;
   print_reports(r);
   return 0;
 }

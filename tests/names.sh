@@ -78,7 +78,27 @@ if [ $havego = 1 ]; then
   gopprof -symbolize=none -top -nodecount=100 got.pb.gz > top.txt 2> /dev/null
   for l in $leaves; do grep -q " $l\$" top.txt || miss="$miss pprof:$l"; done
 fi
-[ -n "$leaves" ] && [ -z "$miss" ]; say $? "clones: named in --flame, --stack-times, --json${havego:+, --pprof}:${miss:- all}"
+# the call graph's exports: from a table that keeps the clones (the text
+# keeps GNU's): each clone an entry with its own time, the neighbour GNU
+# names (rare, before cold_work.cold) not holding the clone's samples
+gprof -b --dot=cg.dot --callgrind=cg.out --json=cg.json clones gmon.out > cg.txt 2> cg.err
+cmp -s cg.txt plain.txt && [ ! -s cg.err ]; say $? "clones: the text is the same with --dot, --callgrind, --json ($(head -1 cg.err))"
+# (drawn from a second run on the table --all-functions makes: the same)
+gprof -b --all-functions --json=all.json clones gmon.out > all.txt 2> /dev/null
+cmp -s all.json cg.json; say $? "clones: the exports are --all-functions' exports"
+python3 $here/tools/exportcheck.py json cg.json all.txt > /dev/null
+say $? "clones: --json agrees with the text of --all-functions"
+for l in $leaves; do
+  grep -q "label=\"$l \[" cg.dot || miss="$miss dot:$l"
+  grep -q "^c\{0,1\}fn=([0-9]*) $l\$" cg.out || miss="$miss callgrind:$l"
+  python3 -c "import json,sys; d=json.load(open('cg.json')); sys.exit(0 if any(r['name'] == sys.argv[1] and r['self_seconds'] > 0 for r in d['flat_profile']) else 1)" "$l" \
+    || miss="$miss json-flat:$l"
+done
+python3 -c "
+import json, sys
+d = {r['name']: r['self_seconds'] for r in json.load(open('cg.json'))['flat_profile']}
+sys.exit(0 if d.get('rare', 0) < d.get('cold_work.cold', 0) else 1)" || miss="$miss json:rare-holds-cold_work.cold"
+[ -n "$leaves" ] && [ -z "$miss" ]; say $? "clones: named in --flame, --stack-times, --json, --dot, --callgrind$([ $havego = 1 ] && echo ", --pprof"):${miss:- all}"
 
 # 2. --pprof's mappings, symbolized by go tool pprof
 F="-O1 -g -fno-omit-frame-pointer -Wl,--build-id"
