@@ -42,6 +42,7 @@ struct Obj {
   vma_t text_lo, text_hi;       /* link-time */
   vma_t base;                   /* added to its addresses */
   int stacks_only;              /* named by the stacks only (objects_add) */
+  int program;                  /* the program's names (objects_add_program) */
   bfd *abfd;
   char **files;                 /* its profile files */
   size_t *file_man;             /* the manifest that named each */
@@ -675,7 +676,8 @@ static void object_syms(const Obj *ob, SymTab *t)
     elf_funcs(&e, SHT_DYNSYM, ob->text_lo, ob->text_hi, &fv);
     if (fv.n) from = ".dynsym";
   }
-  DBG(t->opts.debug, DBG_SYMTAB, "objects: %s: %zu functions from %s\n", ob->path, fv.n, from);
+  DBG(t->opts.debug, DBG_SYMTAB, "objects: %s: %zu functions from %s%s\n", ob->path, fv.n, from,
+      ob->program ? " (the program's, for the names of the exports)" : "");
   /* by address, ties in table order (symtab_finalize keeps the earlier
      of equals) */
   if (fv.n) qsort(fv.v, fv.n, sizeof *fv.v, fsym_cmp);
@@ -844,6 +846,7 @@ vma_t objects_add_program(Objects *o, SymTab *tab, const char *path, vma_t lo, v
   if (!ob) return 0;
   ob->base = base;
   ob->stacks_only = 1;
+  ob->program = 1;
   free(ob->suffix);
   ob->suffix = xstrdup("");   /* named as the program's own functions */
   append_syms(o, tab, from);
