@@ -381,7 +381,8 @@ static void open_object(Run *r)
   r->syms.opts = (SymTabOptions){
     .debug = o->debug, .line = o->line, .external = o->ext_symtab != NULL,
     .no_static = o->no_static, .demangle = o->demangle && !o->traditional,
-    .inline_names = o->inline_names, .print_path = o->print_path, .all_funcs = r->all_funcs || o->all_functions,
+    .inline_names = o->inline_names, .print_path = o->print_path,
+    .all_funcs = r->all_funcs || o->all_functions,
   };
   core_init(&r->core, r->a_out);
   if (o->map_file) core_read_map(&r->map, o->map_file, o->debug);
