@@ -116,6 +116,31 @@ static unsigned char *dotted_statics_dropped(const Core *core)
   return drop;
 }
 
+/* A static function GNU's rules leave out for its name alone (a dot it
+   does not accept, or dropped after all): GCC's clones, f.isra.0,
+   f.part.0, f.cold, f.lto_priv.0, some f.constprop.0.  Not a local label,
+   nor a name with '$' (libprof's hidden ones). */
+static int dropped_func(const Core *core, asymbol *as, int c, int late)
+{
+  if (c && !(c == 't' && late)) return 0;
+  if (!as->section || !(as->flags & BSF_FUNCTION) || !(as->flags & BSF_LOCAL)
+      || bfd_is_und_section(as->section) || !(as->section->flags & SEC_CODE))
+    return 0;
+  const char *n = as->name;
+  if (!n || !*n || !strchr(n, '.') || strchr(n, '$') || bfd_is_local_label(core->abfd, as)) return 0;
+  return 1;
+}
+
+size_t core_dropped_funcs(const Core *core)
+{
+  unsigned char *late = dotted_statics_dropped(core);
+  size_t n = 0;
+  for (long i = 0; i < core->nsyms; i++)
+    n += (size_t)dropped_func(core, core->syms[i], sym_class(core, core->syms[i]), late[i]);
+  free(late);
+  return n;
+}
+
 void core_create_function_syms(const Core *core, const CoreMap *m, SymTab *tab)
 {
   char lead = bfd_get_symbol_leading_char(core->abfd);
@@ -126,6 +151,7 @@ void core_create_function_syms(const Core *core, const CoreMap *m, SymTab *tab)
   for (i = 0; i < core->nsyms; i++) {
     asymbol *as = core->syms[i];
     int c = sym_class(core, as);
+    if (tab->opts.all_funcs && dropped_func(core, as, c, late_drop[i])) c = 't', late_drop[i] = 0;
     if (!c || (c == 't' && late_drop[i])) continue;
     if (tab->opts.no_static && c == 't') continue;
     Sym *s = &tab->base[n++];

@@ -22,6 +22,9 @@ void core_read_map(CoreMap *m, const char *filename, unsigned debug);
 void core_map_free(CoreMap *m);
 /* TAB's options (SymTab.opts) set: -a leaves static functions out. */
 void core_create_function_syms(const Core *c, const CoreMap *m, SymTab *tab);
+/* How many static functions GNU's rules leave out of the table for their
+   names (GCC's clones), which SymTabOptions.all_funcs keeps. */
+size_t core_dropped_funcs(const Core *c);
 void core_read_external_symtab(const Core *c, SymTab *tab, const char *filename);
 /* The same from an open stream (fuzz targets); C may be NULL. */
 void core_read_map_stream(CoreMap *m, const char *filename, BoundedIn *in, unsigned debug);

@@ -22,7 +22,7 @@ typedef struct {
 } Node;
 
 /* what a node stands for: a function (or object, or PC), a mark of
-   samples whose stack is not whole ([truncated], [unknown], [dropped]),
+   samples whose stack is not whole ([truncated], [dropped]),
    a thread (--stacks-thread=all) */
 enum { MARK_NONE, MARK_MISSING, MARK_THREAD };
 
@@ -151,8 +151,9 @@ static void tree_build(Tree *t, const Stacks *st, const SymTab *tab, const TreeH
       cur = thread_root(t, st, sk->tid, how->thread_by_name);
       t->v[cur].total += sk->count;
     }
-    /* a stack that does not reach its outermost frame says so */
-    const char *mark = sk->end == 'c' ? NULL : sk->end == 't' ? "[truncated]" : "[unknown]";
+    /* a stack that does not reach its outermost frame (cut, or a walk
+       that broke off) says so */
+    const char *mark = sk->end == 'c' ? NULL : STACKS_TRUNCATED;
     if (mark && !how->marks_at_leaf) {
       cur = child(t, cur, mark, NONE, MARK_MISSING);
       t->v[cur].total += sk->count;
@@ -171,7 +172,7 @@ static void tree_build(Tree *t, const Stacks *st, const SymTab *tab, const TreeH
   /* the samples libprof could not record, so that the total is the
      program's */
   if (st->dropped) {
-    size_t d = child(t, 0, "[dropped]", NONE, MARK_MISSING);
+    size_t d = child(t, 0, STACKS_DROPPED, NONE, MARK_MISSING);
     t->v[d].total += st->dropped;
     t->v[d].self += st->dropped;
     t->v[0].total += st->dropped;
@@ -655,7 +656,7 @@ void export_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
   for (size_t i = 1; i < t.n && !marks; i++) marks = t.v[i].kind == MARK_MISSING;
   if (marks && lx + 300 < W - XPAD)
     fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"11\" fill=\"url(#hatch)\"/>"
-               "<text x=\"%.1f\" y=\"%d\">stack not whole (truncated, unknown, dropped)</text>\n",
+               "<text x=\"%.1f\" y=\"%d\">stack not whole (truncated, dropped)</text>\n",
             lx, ly, lx + 16, ly + 9);
   fputs("</g>\n</svg>\n", f);
   free(seen);

@@ -376,6 +376,8 @@ static void write_stack_times(Json *J)
   key(f, "rate", 1); NUM(t->hz);
   key(f, "samples", 0); u64(f, t->total);
   key(f, "seconds", 0); NUM((double)t->total / t->hz);
+  key(f, "truncated_samples", 0); u64(f, t->truncated);
+  key(f, "dropped_samples", 0); u64(f, t->dropped);
   key(f, "functions", 0); putc('[', f);
   for (size_t i = 0; i < t->nfuncs; i++) {
     const StFunc *s = &t->funcs[i];

@@ -15,6 +15,7 @@
  * arcs), and with stacks one per distinct (object, PC) of the frames. */
 #include <errno.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -28,7 +29,8 @@
 /* profile.proto's field numbers */
 enum {
   PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
-  PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_PERIOD_TYPE = 11,
+  PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_TIME_NANOS = 9,
+  PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11,
   PROFILE_PERIOD = 12, PROFILE_DEFAULT_SAMPLE_TYPE = 14
 };
 enum { VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2 };
@@ -325,11 +327,17 @@ static uint32_t sym_location(Pp *P, size_t i)
 }
 
 static void sample(Pp *P, const uint64_t *locs, size_t nlocs, const uint64_t *values,
-                   const StackThread *th)
+                   const StackThread *th, char end)
 {
   Pb *s = &P->ssub;
   pb_packed(s, SAMPLE_LOCATION_ID, locs, nlocs);
   pb_packed(s, SAMPLE_VALUE, values, P->nvalues);
+  if (end && end != 'c') {      /* a stack that does not reach the thread's first frame
+                                   (cut, or a walk that broke off): as --folded's root */
+    pb_uint(&P->lab, LABEL_KEY, S(P, "stack"));
+    pb_uint(&P->lab, LABEL_STR, S(P, "truncated"));
+    pb_msg(s, SAMPLE_LABEL, &P->lab);
+  }
   if (th) {
     if (th->name && th->name[0]) {
       pb_uint(&P->lab, LABEL_KEY, S(P, "thread"));
@@ -408,7 +416,14 @@ static void program_mapping(Pp *P)
   char idhex[2 * sizeof id + 1] = "";
   size_t len = (size_t)core_build_id(tab->core, id, sizeof id);
   hex(idhex, id, len < sizeof id ? len : sizeof id);
-  core_file_offset(tab->core, lo, &off);
+  /* the executable segment, as the kernel would map it at no bias */
+  vma_t va, end;
+  if (objects_exec_segment(P->in->program, lo, hi, &va, &end, &off)) {
+    lo = va;
+    if (end > hi) hi = end;
+  } else {
+    core_file_offset(tab->core, lo, &off);
+  }
   P->prog_map = 1;
   mapping(P, 1, lo, hi, off, P->in->program, idhex, 1, has_lines(tab));
 }
@@ -423,10 +438,19 @@ static void stack_mappings(Pp *P)
     uint64_t off = 0;
     int prog = k == 0;
     hex(idhex, o->id, o->idlen < sizeof o->id ? o->idlen : sizeof o->id);
-    /* the program's file is at hand; another object's offset is not
-       known here (0: none given) */
-    if (prog && P->tab->core) core_file_offset(P->tab->core, o->lo - o->base + o->shift, &off);
-    mapping(P, (uint32_t)k + 1, o->lo, o->hi, off, o->path, idhex, o->known,
+    /* what the kernel's maps show for the object's executable segment
+       (start, limit, file offset, whole pages), from its program
+       headers: pprof's symbolizers (and Parca's, Pyroscope's) find a
+       PC's place in the file so; the program's file as named, another
+       object's as the stack file names it.  Unreadable (the vdso, a
+       file gone): its text, offset 0. */
+    vma_t lo = o->lo, hi = o->hi, va, end;
+    if (objects_exec_segment(prog ? P->in->program : o->path, o->lo - o->base, o->hi - o->base, &va, &end,
+                             &off)) {
+      lo = va + o->base;
+      hi = end + o->base;
+    }
+    mapping(P, (uint32_t)k + 1, lo, hi, off, o->path, idhex, o->known,
             prog && has_lines(P->tab));
   }
   P->prog_map = st->nobjs ? 1 : 0;
@@ -512,7 +536,16 @@ static void stack_samples(Pp *P)
     StackThread key = { s->tid, (char *)"" }, *kp = &key;
     const StackThread **t = bsearch(&kp, by_tid, st->nthreads, sizeof *by_tid, tid_cmp);
     values(P, v, (double)s->count, 0);
-    sample(P, locs, s->n, v, t ? *t : &key);
+    sample(P, locs, s->n, v, t ? *t : &key, s->end);
+  }
+  if (st->dropped) {            /* not recorded: one entry, so totals add up */
+    Pb *l = &P->lsub;
+    uint64_t id = ++P->nlocs;
+    pb_uint(l, LOCATION_ID, id);
+    line(P, l, named_function(P, STACKS_DROPPED, STACKS_DROPPED, NULL), 0);
+    pb_msg(&P->locations, PROFILE_LOCATION, l);
+    values(P, v, (double)st->dropped, 0);
+    sample(P, &id, 1, v, NULL, 0);
   }
   free(locs);
   free(by_tid);
@@ -529,7 +562,7 @@ static void flat_samples(Pp *P)
     if (!sym_id_in_flat(s) || !(s->hist_time > 0)) continue;
     uint64_t loc = sym_location(P, i);
     values(P, v, s->hist_time, 0);
-    sample(P, &loc, 1, v, NULL);
+    sample(P, &loc, 1, v, NULL, 0);
   }
 }
 
@@ -551,7 +584,7 @@ static void arc_samples(Pp *P)
     locs[0] = sym_location(P, (size_t)(a->child - tab->base));
     locs[1] = sym_location(P, (size_t)(a->parent - tab->base));
     v[P->nvalues - 1] = a->count < VALUE_MAX ? a->count : VALUE_MAX;
-    sample(P, locs, 2, v, NULL);
+    sample(P, locs, 2, v, NULL, 0);
   }
 }
 
@@ -631,6 +664,15 @@ void export_pprof(FILE *f, const ExportInput *in)
   if (P.calls) arc_samples(&P);
 
   Pb tail = { NULL, 0, 0 }, strs = { NULL, 0, 0 };
+  /* when: the stack file's start and wall-clock length; else the first
+     profile file's time of writing (the run's end; no length known) */
+  struct stat sb;
+  if (P.st && P.st->start_ns) {
+    pb_uint(&tail, PROFILE_TIME_NANOS, P.st->start_ns);
+    pb_uint(&tail, PROFILE_DURATION_NANOS, P.st->duration_ns);
+  } else if (in->nprofiles > 0 && stat(in->profiles[0], &sb) == 0) {
+    pb_uint(&tail, PROFILE_TIME_NANOS, (uint64_t)sb.st_mtim.tv_sec * 1000000000u + (uint64_t)sb.st_mtim.tv_nsec);
+  }
   if (P.time) {
     value_type(&P, &tail, PROFILE_PERIOD_TYPE, "cpu", "nanoseconds");
     pb_uint(&tail, PROFILE_PERIOD, (uint64_t)llround(1e9 / P.hz));

@@ -6,6 +6,7 @@
  * its call graph, the analysis, and the reports.  The Options stay here,
  * in the Run: each stage is handed the ones it follows (options.h says
  * which).  Nothing below calls back into this file. */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,7 @@ static const struct option our_opts[] = {
   { "diff-base", required_argument, 0, 1034 },
   { "diff-base-program", required_argument, 0, 1035 },
   { "diff-flat", no_argument, 0, 1036 },
+  { "all-functions", no_argument, 0, 1022 },
 };
 #define NOPTS(t) (sizeof t / sizeof t[0])
 
@@ -167,6 +169,8 @@ static void usage(FILE *f, int status)
                "\t[--icicle[=NAME]] (--flame: root on top; NAME's callers)\n"
                "Before and after (OLD: the profile before, of PROGRAM or image-file):\n"
                "\t[--diff-base=OLD] [--diff-base-program=PROGRAM] [--diff-flat]\n");
+    fprintf(f, "Names (GCC's clones as functions of their own, as the exports show them):\n"
+               "\t[--all-functions]\n");
   }
   exit(status);
 }
@@ -240,6 +244,7 @@ typedef struct Run {
   StackTimes times;             /* --stack-times: made once, for the text
                                    report and --json */
   int flat, graph, exec;        /* the reports chosen */
+  int all_funcs;                /* the exports' run: SymTabOptions.all_funcs */
 } Run;
 
 /* LIST, then DIR: a colon-separated search list one longer. */
@@ -371,6 +376,7 @@ static void parse_options(Run *r, int argc, char **argv)
       break;
     case 1035: r->base_program = optarg; break;
     case 1036: r->diff_flat = 1; break;
+    case 1022: o->all_functions = 1; break;
     case '?': usage(stderr, 1); break;
     default:
       if (c >= EXPORT_OPT && c < EXPORT_OPT + export_nkinds) {
@@ -423,6 +429,7 @@ static void open_object(Run *r)
     .debug = o->debug, .line = o->line, .external = o->ext_symtab != NULL,
     .no_static = o->no_static, .demangle = o->demangle && !o->traditional,
     .inline_names = o->inline_names, .print_path = o->print_path,
+    .all_funcs = r->all_funcs || o->all_functions,
   };
   core_init(&r->core, r->a_out);
   if (o->map_file) core_read_map(&r->map, o->map_file, o->debug);
@@ -569,27 +576,31 @@ static void make_view(Run *r)
 }
 
 /* The profiles before (--diff-base), read and analysed as R's own are,
-   with R's options: the same command line again, the program
+   with R's options and R's kind of table (ALL_FUNCS: the exports' run's,
+   so that names match): the same command line again, the program
    --diff-base-program or R's, the files --diff-base's. */
-static void read_base(Run *r, int argc, char **argv)
+static Run *read_base(Run *r, int argc, char **argv, int all_funcs)
 {
-  static Run b;
+  Run *b = xcalloc(1, sizeof *b);
+  sym_id_init(&b->specs);
+  export_options_init(&b->exports);
   optind = 0;                   /* getopt starts over */
-  parse_options(&b, argc, argv);
-  b.a_out = r->base_program ? r->base_program : r->a_out;
-  b.files = r->base_files;
-  b.nfiles = r->nbase;
-  b.nbase = 0;
-  b.options.want_sum = 0;       /* -s sums the profiles after, not these */
-  b.style &= ~STYLE_SUM;
-  open_object(&b);
-  read_profiles(&b);
-  analyse(&b);
-  make_view(&b);
-  r->base = &b;
-  if (r->diff_flat && (!r->prof.have_hist || !b.prof.have_hist))
+  parse_options(b, argc, argv);
+  b->all_funcs = all_funcs;
+  b->a_out = r->base_program ? r->base_program : r->a_out;
+  b->files = r->base_files;
+  b->nfiles = r->nbase;
+  b->nbase = 0;
+  b->options.want_sum = 0;       /* -s sums the profiles after, not these */
+  b->style &= ~STYLE_SUM;
+  open_object(b);
+  read_profiles(b);
+  analyse(b);
+  make_view(b);
+  if (r->diff_flat && (!r->prof.have_hist || !b->prof.have_hist))
     msg_fatal("%s: no histogram: --diff-flat compares the flat profiles\n",
-              !r->prof.have_hist ? r->files[0] : b.files[0]);
+              !r->prof.have_hist ? r->files[0] : b->files[0]);
+  return b;
 }
 
 /* The export input of the run before. */
@@ -604,14 +615,54 @@ static void base_input(Run *b, ExportInput *in)
                        NULL, b->options.zeros, 0, NULL, NULL };
 }
 
-/* Stage 6: the exports, from the same analysis; returns whether one went
-   to standard output, which then holds nothing else. */
-static int write_exports(Run *r)
+/* The exports name the functions that ran, GCC's clones too (f.isra.0,
+   f.part.0, f.cold), which GNU's rules leave out of the table the text
+   reports are made from, giving their samples and calls to the function
+   before them.  When the program has such functions the exports are
+   drawn from a second run over the same files (ARGC, ARGV) on a table
+   that keeps them; its messages were said by the first (standard error
+   is muted meanwhile), and -s's gmon.sum is written once. */
+static Run *exports_run(int argc, char **argv)
+{
+  static Run run2;
+  Run *x = &run2;
+  fflush(stdout);
+  fflush(stderr);
+  int saved = dup(2), null = open("/dev/null", O_WRONLY);
+  if (saved >= 0 && null >= 0) dup2(null, 2);
+  sym_id_init(&x->specs);
+  export_options_init(&x->exports);
+  optind = 0;                   /* (glibc: the scan starts afresh) */
+  parse_options(x, argc, argv);
+  x->options.debug = 0;
+  x->style &= ~STYLE_SUM;
+  x->all_funcs = 1;
+  open_object(x);
+  read_profiles(x);
+  analyse(x);
+  make_view(x);
+  if (x->nbase) x->base = read_base(x, argc, argv, 1);
+  fflush(stderr);
+  if (saved >= 0) {
+    dup2(saved, 2);
+    close(saved);
+  }
+  if (null >= 0) close(null);
+  return x;
+}
+
+/* Stage 6: the exports, from the same analysis (or exports_run's);
+   returns whether one went to standard output, which then holds nothing
+   else. */
+static int write_exports(Run *r, int argc, char **argv)
 {
   const ExportOptions *ex = &r->exports;
   if (!export_any(ex)) return 0;
   int nout = export_to_stdout(ex);
   if (nout > 1) msg_fatal("only one export may go to standard output\n");
+  if (!r->options.all_functions && !r->options.ext_symtab && !r->options.no_static
+      && core_dropped_funcs(&r->core))
+    r = exports_run(argc, argv);
   const Profile *prof = &r->prof;
   const Options *o = &r->options;
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
@@ -620,7 +671,7 @@ static int write_exports(Run *r)
                      o->keep_arcs ? &prof->arc_recs : NULL,
                      r->stacks.present ? &r->stacks : NULL,
                      o->stack_times ? &r->times : NULL,
-                     o->zeros, o->want_sum, NULL, o->src_dirs };
+                     o->zeros, o->want_sum && (r->style & STYLE_SUM), NULL, o->src_dirs };
   ExportInput base;
   if (r->base) {
     base_input(r->base, &base);
@@ -704,9 +755,9 @@ int main(int argc, char **argv)
   read_profiles(r);             /* -i ends the run here */
   analyse(r);
   make_view(r);
-  if (r->nbase) read_base(r, argc, argv);
+  if (r->nbase) r->base = read_base(r, argc, argv, 0);
   choose_reports(r);
-  if (write_exports(r)) return 0;
+  if (write_exports(r, argc, argv)) return 0;
   print_reports(r);
   return 0;
 }

@@ -42,6 +42,7 @@ struct Obj {
   vma_t text_lo, text_hi;       /* link-time */
   vma_t base;                   /* added to its addresses */
   int stacks_only;              /* named by the stacks only (objects_add) */
+  int program;                  /* the program's names (objects_add_program) */
   bfd *abfd;
   char **files;                 /* its profile files */
   size_t *file_man;             /* the manifest that named each */
@@ -675,7 +676,8 @@ static void object_syms(const Obj *ob, SymTab *t)
     elf_funcs(&e, SHT_DYNSYM, ob->text_lo, ob->text_hi, &fv);
     if (fv.n) from = ".dynsym";
   }
-  DBG(t->opts.debug, DBG_SYMTAB, "objects: %s: %zu functions from %s\n", ob->path, fv.n, from);
+  DBG(t->opts.debug, DBG_SYMTAB, "objects: %s: %zu functions from %s%s\n", ob->path, fv.n, from,
+      ob->program ? " (the program's, for the names of the exports)" : "");
   /* by address, ties in table order (symtab_finalize keeps the earlier
      of equals) */
   if (fv.n) qsort(fv.v, fv.n, sizeof *fv.v, fsym_cmp);
@@ -830,6 +832,55 @@ void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t
   }
   /* one copy of the table for all of them */
   if (o->n > from) append_syms(o, tab, from);
+}
+
+vma_t objects_add_program(Objects *o, SymTab *tab, const char *path, vma_t lo, vma_t hi)
+{
+  if (!tab->len || hi <= lo || hi - lo >= OBJ_SPAN || lo >= OBJ_SPAN) return 0;
+  Ident w = ident_of(path);
+  if (!w.file) return 0;
+  vma_t base = next_base(o, tab);
+  size_t from = o->n;
+  /* (a name of its own, so that no stack's object is taken for it) */
+  Obj *ob = new_obj(o, &w, path, (const unsigned char *)"", 0, lo, hi, path);
+  if (!ob) return 0;
+  ob->base = base;
+  ob->stacks_only = 1;
+  ob->program = 1;
+  free(ob->suffix);
+  ob->suffix = xstrdup("");   /* named as the program's own functions */
+  append_syms(o, tab, from);
+  return base;
+}
+
+int objects_exec_segment(const char *path, vma_t lo, vma_t hi, vma_t *vaddr, vma_t *end, uint64_t *offset)
+{
+  Elf e;
+  int found = 0;
+  if (!path || !elf_load(&e, path)) return 0;
+  uint64_t phoff = get(&e, e.is64 ? 0x20 : 0x1c, e.is64 ? 8 : 4);
+  unsigned entsz = (unsigned)get(&e, e.is64 ? 0x36 : 0x2a, 2);
+  unsigned phnum = (unsigned)get(&e, e.is64 ? 0x38 : 0x2c, 2);
+  unsigned need = e.is64 ? 56 : 32;
+  for (unsigned i = 0; !found && entsz >= need && phoff <= e.n && i < phnum; i++) {
+    if ((uint64_t)(i + 1) * entsz > e.n - phoff) break;
+    size_t q = (size_t)phoff + (size_t)i * entsz;
+    uint32_t type = (uint32_t)get(&e, q, 4);
+    uint32_t flags = (uint32_t)get(&e, q + (e.is64 ? 4 : 24), 4);
+    uint64_t off = get(&e, q + (e.is64 ? 8 : 4), e.is64 ? 8 : 4);
+    uint64_t va = get(&e, q + (e.is64 ? 16 : 8), e.is64 ? 8 : 4);
+    uint64_t memsz = get(&e, q + (e.is64 ? 40 : 20), e.is64 ? 8 : 4);
+    if (type != PT_LOAD || !(flags & PF_X) || va >= hi || va + memsz <= lo) continue;
+    /* as the kernel maps it: whole pages */
+    uint64_t page = 4096, head = va % page;
+    if (off % page != head) head = 0;   /* (not mappable: as written) */
+    *vaddr = va - head;
+    *end = (va + memsz + page - 1) / page * page;
+    *offset = off - head;
+    found = 1;
+  }
+  free(e.d);
+  return found;
 }
 
 /* What an object's file's arcs are read with. */

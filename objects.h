@@ -65,6 +65,20 @@ typedef struct {
   const char *where;
 } ObjectRef;
 void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t *bases);
+/* The program at PATH (the profiled object) once more, as an object only
+   the stacks name: every function of its ELF symbol table in [LO, HI)
+   (link time), GCC's clones (.isra.N, .part.N, .cold, ...) too, which
+   GNU's rules leave out of the program's own symbols, each named as the
+   table names it (no " [object]"), its gaps "[name]".  For the names of
+   our exports (stacks.c); no report lists them.  Returns the base added
+   to the program's addresses, 0 when it cannot be read.  After
+   objects_add. */
+vma_t objects_add_program(Objects *o, SymTab *tab, const char *path, vma_t lo, vma_t hi);
+/* The first executable PT_LOAD segment of the ELF file at PATH that
+   overlaps [LO, HI) (link time), as the kernel maps it (whole pages):
+   its first address, its end, its file offset.  Returns 0 when there is
+   none (or the file cannot be read). */
+int objects_exec_segment(const char *path, vma_t lo, vma_t hi, vma_t *vaddr, vma_t *end, uint64_t *offset);
 /* Reads each object's profile files and appends their histogram records
    to HS (after the program's own files and -s), keeping their arcs for
    objects_add_arcs; an object without a file is read in the program's

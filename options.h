@@ -41,6 +41,8 @@ typedef struct {
   unsigned debug;               /* DBG_* bits */
   int objects;                  /* --objects: other objects' profiles too */
   int stack_times;              /* --stack-times: measured inclusive time */
+  int all_functions;            /* --all-functions: GCC's clones and other
+                                   functions GNU's rules drop are listed */
 } Options;
 
 enum { FF_AUTO, FF_BSD, FF_44BSD, FF_MAGIC, FF_PROF };

@@ -86,12 +86,14 @@ void stack_times_compute(StackTimes *t, const Stacks *st, const CallGraph *cg, d
 {
   memset(t, 0, sizeof *t);
   t->hz = st->hz > 0 ? st->hz : 100;
+  t->dropped = st->dropped;
   Map m;
   map_init(&m);
   size_t fcap = 0, acap = 0;
   for (size_t k = 0; k < st->n; k++) {
     const Stack *s = &st->v[k];
     t->total += s->count;
+    if (s->end != 'c') t->truncated += s->count;
     for (uint32_t i = 0; i < s->n; i++) {
       Sym *f = st->sym[s->first + i];
       if (!f) continue;
@@ -169,6 +171,15 @@ void stack_times_print(const StackTimes *t, const SymTab *tab, const char *stack
              "\"estimated\" is the call graph's self + children, which gives every call\n"
              "of a function the same average cost.  \"-\": not in the call graph.\n\n",
           (unsigned long long)t->total, stack_file, 1.0 / t->hz);
+  /* what the figures miss: said when there is any */
+  if (t->truncated)
+    fprintf(f, "%llu of them (%.1f%%) in stacks cut short, which do not reach the thread's\n"
+               "first frame: their callers above the cut are not counted.\n",
+            (unsigned long long)t->truncated, 100.0 * (double)t->truncated / (double)t->total);
+  if (t->dropped)
+    fprintf(f, "%llu more samples were not recorded (libprof's stack table was full).\n",
+            (unsigned long long)t->dropped);
+  if (t->truncated || t->dropped) putc('\n', f);
   fprintf(f, "   measured   estimated       self\n    seconds     seconds    seconds    function\n");
   for (size_t i = 0; i < t->nfuncs; i++) {
     const StFunc *s = &t->funcs[i];

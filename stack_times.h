@@ -32,6 +32,9 @@ typedef struct {
 typedef struct {
   double hz;                    /* the stacks' rate */
   uint64_t total;               /* samples in all stacks */
+  uint64_t truncated;           /* of them, in stacks that do not reach the
+                                   thread's first frame ('t' or 'b') */
+  uint64_t dropped;             /* samples libprof could not record */
   StFunc *funcs;                /* by measured time, most first */
   size_t nfuncs;
   StArc *arcs;

@@ -6,6 +6,9 @@
  * its file whose text holds it; once every file is read the objects the
  * frames reach are added to the table in one go (objects_add), the
  * frames' addresses moved to the table's, and equal stacks merged. */
+#define PACKAGE "gprof"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,8 +31,17 @@ typedef struct {
   unsigned char id[OBJECTS_ID_MAX];
   size_t idlen;
   char *path;
+  uint64_t from, to;            /* its span of map epochs (version 2) */
+  int spanned;                  /* a span line gave them */
   uint32_t u;                   /* index in Stacks.objs once a frame is in it */
 } FileObj;
+
+/* A span line (version 2), matched to its object after the file. */
+typedef struct {
+  uint32_t k;
+  uint64_t from, to;
+  unsigned long line;
+} FileSpan;
 
 /* What stacks_load holds while it reads (st->reader, so that stacks_free
    can let go of it after an error returned to a trap). */
@@ -45,8 +57,11 @@ typedef struct StacksReader {
   size_t cap;
   FileObj *obj;
   size_t nobj;
-  int hz, depth, have_samples, have_dropped;
-  uint64_t samples, dropped;
+  FileSpan *span;
+  size_t nspan;
+  int version;                  /* the file's: 1 or 2 */
+  int hz, depth, have_samples, have_dropped, have_start, have_duration;
+  uint64_t samples, dropped, start, duration;
   size_t stack0;                /* the file's first stack in st->v */
   size_t cap_v, cap_f, cap_t;   /* st's arrays' room */
   uint64_t total;               /* every count so far, all files */
@@ -192,9 +207,27 @@ static void rec_object(Reader *r, char *p)
     bad(r, "object %u: text end 0x%llx below its start 0x%llx", o.k, (unsigned long long)o.hi,
         (unsigned long long)o.lo);
   o.path = xstrdup(p);
+  o.from = 0;
+  o.to = UINT64_MAX;
   o.u = NONE;
   r->obj = xrealloc(r->obj, (r->nobj + 1) * sizeof *r->obj);
   r->obj[r->nobj++] = o;
+}
+
+static void rec_span(Reader *r, char *p)
+{
+  FileSpan sp;
+  if (r->nspan >= STK_OBJS_MAX) bad(r, "more than %d spans", STK_OBJS_MAX);
+  sp.k = (uint32_t)dec(r, need(r, &p, "object number"), STK_OBJS_MAX - 1, "object number");
+  sp.from = dec(r, need(r, &p, "first epoch"), UINT64_MAX, "first epoch");
+  char *to = need(r, &p, "end epoch");
+  sp.to = strcmp(to, "-") ? dec(r, to, UINT64_MAX, "end epoch") : UINT64_MAX;
+  if (p) bad(r, "more than 3 fields in a span");
+  if (sp.to < sp.from) bad(r, "object %u: span ends at %llu, before its start %llu", sp.k,
+                           (unsigned long long)sp.to, (unsigned long long)sp.from);
+  sp.line = r->line;
+  r->span = xrealloc(r->span, (r->nspan + 1) * sizeof *r->span);
+  r->span[r->nspan++] = sp;
 }
 
 static void rec_thread(Reader *r, char *p)
@@ -223,6 +256,7 @@ static void rec_stack(Reader *r, char *p)
   char *e = need(r, &p, "end");
   if (strcmp(e, "c") && strcmp(e, "t") && strcmp(e, "b")) bad(r, "end `%.40s' is not c, t or b", e);
   s.end = e[0];
+  if (r->version >= 2) s.epoch = dec(r, need(r, &p, "epoch"), UINT64_MAX, "epoch");
   s.first = st->nframes;
   char *pc;
   while ((pc = field(&p))) {
@@ -298,7 +332,12 @@ static uint32_t union_obj(Reader *r, FileObj *o)
   if (o->k != 0) {              /* the program is objs[0], whatever its path */
     for (u = 1; u < st->nobjs; u++) {
       const StackObj *so = &st->objs[u];
-      if (so->idlen == o->idlen && !memcmp(so->id, o->id, o->idlen) && !strcmp(so->path, o->path)) break;
+      /* one per file and place: a load generation elsewhere (or another
+         object where one was) is an object of its own, in the names and
+         pprof's mappings */
+      if (so->idlen == o->idlen && !memcmp(so->id, o->id, o->idlen) && !strcmp(so->path, o->path)
+          && so->base == o->base && so->lo == o->lo && so->hi == o->hi)
+        break;
     }
     if (u == st->nobjs) {
       if (st->nobjs > STK_OBJS_MAX) bad(r, "more than %d objects in the stacks", STK_OBJS_MAX);
@@ -317,6 +356,8 @@ static uint32_t union_obj(Reader *r, FileObj *o)
   so->base = o->base;
   so->lo = o->lo;
   so->hi = o->hi;
+  so->from = o->from;
+  so->to = o->to;
   return o->u = u;
 }
 
@@ -331,6 +372,22 @@ static void map_frames(Reader *r, const SymTab *tab)
   for (size_t i = 1; i < r->nobj; i++)
     if (r->obj[i].k == r->obj[i - 1].k) bad(r, "object %u listed twice", r->obj[i].k);
   if (!r->nobj || r->obj[0].k != 0) bad(r, "no object 0 (the program)");
+  /* each span to its object (sorted by K) */
+  for (size_t i = 0; i < r->nspan; i++) {
+    const FileSpan *sp = &r->span[i];
+    size_t lo = 0, hi = r->nobj;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (r->obj[mid].k < sp->k) lo = mid + 1; else hi = mid;
+    }
+    r->line = sp->line;
+    if (lo == r->nobj || r->obj[lo].k != sp->k) bad(r, "a span of object %u, which is not listed", sp->k);
+    if (r->obj[lo].spanned) bad(r, "a second span of object %u", sp->k);
+    r->obj[lo].spanned = 1;
+    r->obj[lo].from = sp->from;
+    r->obj[lo].to = sp->to;
+  }
+  r->line = 0;
   check_program(r, &r->obj[0], tab);
   if (!st->nobjs) {             /* objs[0]: the program */
     st->objs = xcalloc(1, sizeof *st->objs);
@@ -338,6 +395,10 @@ static void map_frames(Reader *r, const SymTab *tab)
   }
   union_obj(r, &r->obj[0]);
   qsort(r->obj, r->nobj, sizeof *r->obj, cmp_lo);
+  /* the highest end among the objects up to each: load generations may
+     overlap (one unloaded, another loaded at its place) */
+  vma_t *reach = xmalloc((r->nobj + 1) * sizeof *reach);
+  for (size_t i = 0; i < r->nobj; i++) reach[i] = i && reach[i - 1] > r->obj[i].hi ? reach[i - 1] : r->obj[i].hi;
   for (size_t s = r->stack0; s < st->n; s++) {
     const Stack *sk = &st->v[s];
     for (uint32_t j = 0; j < sk->n; j++) {
@@ -353,12 +414,22 @@ static void map_frames(Reader *r, const SymTab *tab)
         size_t mid = lo + (hi - lo) / 2;
         if (r->obj[mid].lo <= at) lo = mid; else hi = mid;
       }
-      FileObj *o = &r->obj[lo];
-      if (at < o->lo || at >= o->hi) continue;
+      /* the one holding AT, loaded when the stack was sampled: the last
+         such, back from there while an earlier one may reach AT */
+      FileObj *o = NULL;
+      for (size_t c = lo + 1; c-- > 0 && reach[c] > at;) {
+        FileObj *q = &r->obj[c];
+        if (q->lo <= at && at < q->hi && q->from <= sk->epoch && sk->epoch < q->to) {
+          o = q;
+          break;
+        }
+      }
+      if (!o) continue;
       st->obj[i] = union_obj(r, o);
       st->addr[i] = at - o->base;
     }
   }
+  free(reach);
 }
 
 static void read_file(Reader *r, const SymTab *tab)
@@ -366,10 +437,11 @@ static void read_file(Reader *r, const SymTab *tab)
   Stacks *st = r->st;
   int have_hz = 0, have_depth = 0;
   r->stack0 = st->n;
-  if (!next_line(r) || strcmp(r->buf, "libprof-stacks 1")) {
+  if (!next_line(r) || (strcmp(r->buf, "libprof-stacks 1") && strcmp(r->buf, "libprof-stacks 2"))) {
     r->line = 0;
-    bad(r, "not a libprof-stacks 1 file");
+    bad(r, "not a libprof-stacks 1 or 2 file");
   }
+  r->version = r->buf[15] - '0';
   while (next_line(r)) {
     char *p = r->buf;
     if (!*p) continue;
@@ -381,6 +453,11 @@ static void read_file(Reader *r, const SymTab *tab)
     else if (!strcmp(kind, "depth")) r->depth = (int)rec_number(r, p, &have_depth, "depth", 1, STK_DEPTH_MAX);
     else if (!strcmp(kind, "samples")) r->samples = rec_number(r, p, &r->have_samples, "samples", 0, UINT64_MAX);
     else if (!strcmp(kind, "dropped")) r->dropped = rec_number(r, p, &r->have_dropped, "dropped", 0, UINT64_MAX);
+    else if (r->version < 2) continue;
+    else if (!strcmp(kind, "span")) rec_span(r, p);
+    else if (!strcmp(kind, "start")) r->start = rec_number(r, p, &r->have_start, "start", 0, UINT64_MAX);
+    else if (!strcmp(kind, "duration"))
+      r->duration = rec_number(r, p, &r->have_duration, "duration", 0, UINT64_MAX);
     /* any other kind: a later version's, skipped */
   }
   /* the per-frame arrays catch up with the PCs */
@@ -398,6 +475,19 @@ static void read_file(Reader *r, const SymTab *tab)
     bad(r, "the sample counts add up to more than 2^64");
   st->samples += r->samples;
   st->dropped += r->dropped;
+  if (r->dropped)
+    msg_warn("%s: note: %llu of %llu samples were not recorded (libprof's stack table was full or "
+             "the walk was refused): shown as %s\n", r->path, (unsigned long long)r->dropped,
+             (unsigned long long)(r->samples + r->dropped), STACKS_DROPPED);
+  /* pprof's time_nanos and duration_nanos: from the earliest start to
+     the latest end of the files */
+  if (r->have_start && r->start) {
+    uint64_t end = st->start_ns + st->duration_ns, e2 = r->start + r->duration;
+    if (e2 < r->start) e2 = UINT64_MAX;
+    if (!st->start_ns || r->start < st->start_ns) st->start_ns = r->start;
+    if (e2 > end) end = e2;
+    st->duration_ns = end - st->start_ns;
+  }
 }
 
 /* ---- after the files ---- */
@@ -424,6 +514,19 @@ static void place_objects(Stacks *st, Objects *objs, SymTab *tab, char *const *w
     free(bases);
   }
   if (st->nobjs) st->objs[0].known = 1;
+  /* the program's functions as its ELF table has them, for the names
+     (not with -S's table, nor -a's: that table is what was asked for) */
+  vma_t r[64][2];
+  size_t nr;
+  if (st->nobjs && tab->core && tab->core->abfd && !tab->opts.external && !tab->opts.no_static
+      && (nr = core_code_ranges(tab->core, r, 64))) {
+    vma_t lo = r[0][0], hi = r[0][1];
+    for (size_t k = 1; k < nr; k++) {
+      if (r[k][0] < lo) lo = r[k][0];
+      if (r[k][1] > hi) hi = r[k][1];
+    }
+    st->names_base = objects_add_program(objs, tab, bfd_get_filename(tab->core->abfd), lo, hi);
+  }
   for (size_t i = 0; i < st->nframes; i++)
     if (st->obj[i] != NONE) st->addr[i] += st->objs[st->obj[i]].shift;
 }
@@ -557,6 +660,9 @@ static void drop_file_objs(Reader *r)
   free(r->obj);
   r->obj = NULL;
   r->nobj = 0;
+  free(r->span);
+  r->span = NULL;
+  r->nspan = 0;
 }
 
 static void reader_free(Reader *r)
@@ -589,8 +695,8 @@ void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int
     r->open = 1;
     if (bounded_left(&r->in) > STK_STREAM_MAX)
       bad(r, "larger than %llu bytes", (unsigned long long)STK_STREAM_MAX);
-    r->hz = r->depth = r->have_samples = r->have_dropped = 0;
-    r->samples = r->dropped = 0;
+    r->hz = r->depth = r->have_samples = r->have_dropped = r->have_start = r->have_duration = 0;
+    r->samples = r->dropped = r->start = r->duration = 0;
     read_file(r, tab);
     bounded_close(&r->in);
     r->open = 0;
@@ -650,6 +756,11 @@ void stacks_resolve(Stacks *st, const SymTab *tab)
         size_t f = func ? func[s - tab->base] : SIZE_MAX;
         s = f == SIZE_MAX ? NULL : &tab->base[f];
       }
+      /* the function that ran, where GNU's table names the address
+         after another (a clone it leaves out: the function before it) */
+      Sym *t = st->names_base ? lookup_any(tab, st->addr[i] + st->names_base) : NULL;
+      if (t && t->is_func && t->addr >= st->names_base && (!s || s->addr != t->addr - st->names_base))
+        s = t;
     } else if (k != NONE && st->objs[k].known) {
       if (st->gap[i]) {
         s = gaprow[k];
@@ -691,6 +802,14 @@ const char *stacks_frame_name(const Stacks *st, const SymTab *tab, size_t i)
   if (k != NONE && st->objname) return st->objname[k];
   if (st->pcname && st->pcname[i]) return st->pcname[i];
   return "?";                   /* (before stacks_resolve) */
+}
+
+uint64_t stacks_truncated(const Stacks *st)
+{
+  uint64_t t = 0;
+  for (size_t i = 0; i < st->n; i++)
+    if (st->v[i].end != 'c') t += st->v[i].count;
+  return t;
 }
 
 uint64_t stacks_total(const Stacks *st)

@@ -22,6 +22,8 @@ typedef struct {
   vma_t lo, hi;                 /* run-time text */
   vma_t shift;                  /* symbol-table address = PC - base + shift */
   int known;                    /* its symbols are in the table */
+  uint64_t from, to;            /* version 2: the map epochs it was loaded
+                                   in, [FROM, TO) (TO UINT64_MAX: to the end) */
 } StackObj;
 
 typedef struct {
@@ -32,6 +34,7 @@ typedef struct {
 typedef struct {
   uint32_t tid;
   uint64_t count;               /* samples with exactly this stack */
+  uint64_t epoch;               /* version 2: the map epoch when sampled (0 in 1) */
   char end;                     /* 'c' complete, 't' truncated, 'b' broken */
   uint32_t n;                   /* frames, >= 1 */
   size_t first;                 /* frames [first, first + n) of Stacks, leaf first */
@@ -41,6 +44,9 @@ typedef struct {
   int present;                  /* a stack file was read */
   int hz, depth;
   uint64_t samples, dropped;    /* summed over the files */
+  uint64_t start_ns;            /* version 2: the earliest profiling start,
+                                   ns since the epoch (0: not given) */
+  uint64_t duration_ns;         /* from it to the latest end (0: not given) */
   StackObj *objs;               /* the union of the files' objects; */
   size_t nobjs;                 /* [0] is the program */
   StackThread *threads;
@@ -60,6 +66,9 @@ typedef struct {
                                    by stacks_load: objects_settle then merges
                                    the gaps into one row per object) */
   size_t nframes;
+  vma_t names_base;             /* the program's own functions, clones too
+                                   (objects_add_program), start here in the
+                                   table; 0: not read */
   /* stacks_frame_name's strings, made by stacks_resolve */
   char **objname;               /* per object: "[name]" */
   char **pcname;                /* per frame: "0xPC" */
@@ -75,7 +84,12 @@ typedef struct {
    with the bytes read only (a count, depth or number of frames a line
    claims allocates nothing); records of unknown kinds are skipped. */
 void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles);
-/* Each frame's function in TAB (after the analysis). */
+/* Each frame's function in TAB (after the analysis): in the program, the
+   function of its ELF symbol table that holds the frame's address, GCC's
+   clones included (.isra.N, .part.N, .constprop.N, .cold: each under its
+   own name), wherever GNU's rules name the address after another symbol
+   (the neighbour before it); else the function GNU's table names (so
+   that the measured and estimated times meet). */
 void stacks_resolve(Stacks *st, const SymTab *tab);
 /* The name a frame prints under (after stacks_resolve): its function's
    report name (sym_print_name in TAB, the table it was resolved in), else
@@ -83,5 +97,12 @@ void stacks_resolve(Stacks *st, const SymTab *tab);
 const char *stacks_frame_name(const Stacks *st, const SymTab *tab, size_t frame);
 /* Samples in all stacks (the sum of counts). */
 uint64_t stacks_total(const Stacks *st);
+/* Samples in the stacks that do not reach the thread's first frame
+   (end 't' or 'b'). */
+uint64_t stacks_truncated(const Stacks *st);
+/* The names of the entries that make totals add up: the samples libprof
+   could not record, and the root of a stack cut short. */
+#define STACKS_DROPPED "[dropped]"
+#define STACKS_TRUNCATED "[truncated]"
 void stacks_free(Stacks *st);
 #endif

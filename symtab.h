@@ -102,6 +102,9 @@ typedef struct {
                                    whose BSD layout shows linkage names) */
   int inline_names;             /* --inline-file-names: "name (file:line)" */
   int print_path;               /* -L: a file named by its whole path */
+  int all_funcs;                /* the exports' own table: the static functions
+                                   GNU's rules drop (GCC's clones: .isra.N,
+                                   .part.N, .cold, ...) kept (corefile.c) */
 } SymTabOptions;
 
 typedef struct {

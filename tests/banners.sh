@@ -24,7 +24,7 @@ for w in annotated-source exec-counts flat-profile graph time all-lines brief de
          traditional version width ignore-non-functions demangle no-demangle external-symbol-table @FILE \
          abcDhilLrsTvwxyz ABCeEfFJnNOpPqQRStZ "-I dirs" "-k from/to" "-m min-count" "-t table-length" \
          dot node-threshold edge-threshold max-nodes dot-full-names callgrind json pprof html objects folded flame \
-         stack-times stacks-thread focus hide icicle diff-base diff-base-program diff-flat; do
+         stack-times all-functions stacks-thread focus hide icicle diff-base diff-base-program diff-flat; do
   echo "$h" | grep -q -- "$w" || miss="$miss $w"
 done
 case "$h" in "$e"*) hs=1;; *) hs=0;; esac

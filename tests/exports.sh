@@ -19,7 +19,9 @@ done
 
 # 1. Every case and option set of the suite: the text with --json is the
 #    text without it, the exit status too, and the JSON agrees with the
-#    text; a run that fails leaves no JSON.
+#    text of the same table (--all-functions: the exports name GCC's
+#    clones, which GNU's text leaves in their neighbours); a run that
+#    fails leaves no JSON.
 pairs=$OUT/pairs; : > $pairs
 k=0
 for d in cases/*/; do
@@ -30,12 +32,13 @@ for d in cases/*/; do
     k=$((k + 1)); j=$OUT/$k.json
     (cd $d && "$GPROF" $o bin $(cat files) > $OUT/$k.txt 2> $OUT/$k.err; echo $? > $OUT/$k.rc)
     (cd $d && "$GPROF" $o --json=$j bin $(cat files) > $OUT/$k.jtxt 2> $OUT/$k.jerr; echo $? > $OUT/$k.jrc)
+    (cd $d && "$GPROF" $o --all-functions bin $(cat files) > $OUT/$k.atxt 2> /dev/null)
     if ! cmp -s $OUT/$k.txt $OUT/$k.jtxt || ! cmp -s $OUT/$k.rc $OUT/$k.jrc || ! cmp -s $OUT/$k.err $OUT/$k.jerr; then
       bad "json $c [$o]: the text report changed with --json"
     elif [ "$(cat $OUT/$k.rc)" != 0 ]; then
       if [ -e $j ] || ls $OUT | grep -q "^$k.json."; then bad "json $c [$o]: a failed run left a JSON file"; else ok "json $c [$o]: failed run, no file"; fi
     else
-      echo "$c [$o]|$j|$OUT/$k.txt" >> $pairs
+      echo "$c [$o]|$j|$OUT/$k.atxt" >> $pairs
     fi
   done < $opts
 done

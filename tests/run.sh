@@ -146,6 +146,9 @@ job() {
     browser-html) OUT="$out/html" script_job '^html: done' sh browser/html.sh;;
     # -s keeps the stacks and the objects' profiles: two runs of a PIE
     # program summed, against the runs read together
+    # the names of our exports (GCC's clones), pprof's mappings symbolized
+    # by go tool pprof, stack file version 2
+    names) OUT="$out/names" script_job '^names: done' sh names.sh;;
     sumstacks) OUT="$out/sumstacks" script_job '^sumstacks: done' sh sumstacks.sh;;
     torture) GPROF="$out/bin/gprof" script_job '^torture: ' sh torture/run.sh;;
     *) echo "FAIL no job named $n";;
@@ -176,7 +179,7 @@ case $jobs in ''|*[!0-9]*|0) echo "run.sh: -j wants a number of jobs" >&2; exit 
 
 # Every job, the long ones first so that they start first under -j.
 all="torture libprof:run mutate stacks exports libprof:stksafe libprof:fire libprof:objstorm libprof:tables
-  libprof:unwind libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand browser-flame browser-html sumstacks"
+  libprof:unwind libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand browser-flame browser-html sumstacks names"
 # the i386 and aarch64 archives (natively or under qemu-user) and the
 # torture programs: not under the sanitizers, which build neither the
 # i386 archive nor programs in the static modes

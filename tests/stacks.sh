@@ -227,8 +227,17 @@ expect() {
   r=$?; [ $r = 0 ] || echo "  status $rc, stderr: $(head -3 $h/err)"
   say $r "hostile: $1"
 }
-expect "empty file" "not a libprof-stacks 1 file" ""
-expect "another version" "not a libprof-stacks 1 file" "libprof-stacks 2\n"
+expect "empty file" "not a libprof-stacks 1 or 2 file" ""
+expect "another version" "not a libprof-stacks 1 or 2 file" "libprof-stacks 3\n"
+h2='libprof-stacks 2
+depth 64
+object 0 0x0 0x401000 0x402000 - prog'
+expect "v2: a stack with an epoch only" "line 4: a stack with no PC" "$h2\nstack 1 5 c 7\n"
+expect "v2: an epoch not a number" "line 4: epoch \`0x401100' is not a number from 0 to 18446744073709551615" "$h2\nstack 1 5 c 0x401100\n"
+expect "v2: a span of no object" "line 4: a span of object 3, which is not listed" "$h2\nspan 3 0 -\n"
+expect "v2: a span ending before it starts" "line 4: object 0: span ends at 1, before its start 2" "$h2\nspan 0 2 1\n"
+expect "v2: two spans of one object" "line 5: a second span of object 0" "$h2\nspan 0 0 -\nspan 0 1 -\n"
+expect "v2: two start lines" "line 5: a second start line" "$h2\nstart 1\nstart 2\n"
 expect "a line cut short" "line 5: no end of line (the file is cut short)" "$hdr\nstack 1 5 c 0x401100 0x4011"
 expect "a bad hex PC" "line 5: PC \`0x40zz' is not an address (0x...)" "$hdr\nstack 1 5 c 0x40zz\n"
 expect "a PC of 17 digits" "line 5: PC \`0x12345678901234567' is not an address (0x...)" "$hdr\nstack 1 5 c 0x12345678901234567\n"

@@ -125,6 +125,12 @@ put('stacks', 'basic', hdr + objs + stk)
 put('stacks', 'pie', hdr.replace(b'depth 8', b'depth 64') + b'object 0 0x555555554000 0x555555555000 0x555555555400 - p\n'
     + b'stack 1 2 c 0x555555555010 0x555555555101\n')
 put('stacks', 'cut', hdr + objs + b'stack 7 5 c 0x1010 0x10')
+# version 2: load generations (two objects at one place, by epoch), a
+# start and a duration, a clock line
+put('stacks', 'v2', b'libprof-stacks 2\nhz 100\nclock itimer\ndepth 8\nsamples 9\ndropped 3\nstart 1700000000000000000\n'
+    b'duration 2500000000\n' + objs + b'object 3 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/liby.so\n'
+    b'span 1 1 3\nspan 3 3 -\nthread 7 main\nstack 7 5 c 2 0x7f0000001234 0x1050\n'
+    b'stack 7 3 c 4 0x7f0000001234 0x1050\nstack 7 1 t 0 0x7f0000001234\n')
 
 # fuzz_objects: a flags byte, the manifest (@D: the scratch directory, the
 # profile being @D/p; @T: tests/), then "\n@@NAME\n" and each file's bytes

@@ -302,6 +302,7 @@ def check_flat(p, doc):
 def parse_stacks(files):
     """(tid, pcs) -> count over the stack files, threads, objects."""
     stacks, threads, objs, hz = {}, {}, {}, None
+    parse_stacks.dropped = 0
     for fn in files:
         for line in open(fn, encoding='utf-8', errors='surrogateescape'):
             w = line.rstrip('\n').split(' ')
@@ -315,6 +316,8 @@ def parse_stacks(files):
                                    'id': '' if w[5] == '-' else w[5], 'path': ' '.join(w[6:])}
             elif w[0] == 'hz':
                 hz = int(w[1])
+            elif w[0] == 'dropped':
+                parse_stacks.dropped += int(w[1])
     return stacks, threads, objs, hz
 
 
@@ -323,8 +326,14 @@ def check_stacks(p, doc, files, live):
     check_types(p, doc)
     cn, cs = col(p, 'cpu'), col(p, 'samples')
     got = {}
+    dropped = 0
     for smp in p['samples']:
         if not smp['value'][cs]:
+            continue
+        locs = smp['location_id']
+        ln = p['locations'][locs[0]]['lines'] if len(locs) == 1 else None
+        if ln and p['functions'][ln[-1]['function_id']]['sname'] == '[dropped]' and 'tid' not in smp['labels']:
+            dropped += smp['value'][cs]    # what libprof could not record
             continue
         tid = smp['labels'].get('tid')
         if tid is None:
@@ -336,7 +345,9 @@ def check_stacks(p, doc, files, live):
     if got != stacks:
         diff = sorted(set(got.items()) ^ set(stacks.items()))[:3]
         raise Bad(f'{len(got)} stacks against the files\' {len(stacks)}: {diff}')
-    total = sum(stacks.values())
+    if dropped != parse_stacks.dropped:
+        raise Bad(f'{dropped} samples as [dropped], the files say {parse_stacks.dropped}')
+    total = sum(stacks.values()) + dropped
     ns = sum(s_['value'][cn] for s_ in p['samples'])
     if ns != round(total * 1e9 / doc['histogram']['rate']):
         raise Bad(f'{ns} ns for {total} samples')
@@ -345,9 +356,17 @@ def check_stacks(p, doc, files, live):
     by_file = {m['file']: m for m in p['mappings'].values()}
     used = {k for k, o in objs.items()
             if any(o['lo'] <= pc < o['hi'] for _, pcs in stacks for pc in pcs)}
+    # (the object's executable segment in whole pages, as the kernel's
+    # maps show it, when its file can be read; else its text)
     for k in used | {0}:
         o, m = objs[k], by_file.get(objs[k]['path'])
-        if not m or m['build'] != o['id'] or (m['memory_start'], m['memory_limit']) != (o['lo'], o['hi']):
+        pcs = [pc for _, v in stacks for pc in v if o['lo'] <= pc < o['hi']]
+        if not m or m['build'] != o['id'] or (
+                (m['memory_start'], m['memory_limit']) != (o['lo'], o['hi'])
+                and not (m['memory_start'] % 4096 == 0 and m['file_offset'] % 4096 == 0
+                         and m['memory_start'] <= min(pcs, default=m['memory_start'])
+                         and max(pcs, default=0) < m['memory_limit']
+                         and o['lo'] & ~4095 <= m['memory_start'] and m['memory_limit'] <= o['hi'] + 4095)):
             raise Bad(f'object {k} {o} has mapping {m}')
     if by_file[objs[0]['path']]['id'] != min(p['mappings']):
         raise Bad('the program is not the first mapping')

@@ -122,7 +122,7 @@ def main():
         stacks.append((tid, count, end, fr))
         names = [nm for _, nm in reversed(fr)]
         if end != 'c':
-            names = ['[truncated]' if end == 't' else '[unknown]'] + names
+            names = ['[truncated]'] + names
         folded[';'.join(names)] += count
 
     pid = '0123456789abcdef0123456789abcdef01234567' if wrong_id else build_id(prog)
