@@ -416,14 +416,20 @@ static void map_frames(Reader *r, const SymTab *tab)
       }
       /* the one holding AT, loaded when the stack was sampled: the last
          such, back from there while an earlier one may reach AT */
-      FileObj *o = NULL;
+      FileObj *o = NULL, *next = NULL;
       for (size_t c = lo + 1; c-- > 0 && reach[c] > at;) {
         FileObj *q = &r->obj[c];
-        if (q->lo <= at && at < q->hi && q->from <= sk->epoch && sk->epoch < q->to) {
+        if (q->lo > at || at >= q->hi) continue;
+        if (q->from <= sk->epoch && sk->epoch < q->to) {
           o = q;
           break;
         }
+        if (q->from > sk->epoch && (!next || q->from < next->from)) next = q;
       }
+      /* in no object loaded then: libprof learns of a load at its next
+         scan (20 ms), so a sample in an object loaded since carries the
+         epoch before it; the first object loaded there after it is it */
+      if (!o) o = next;
       if (!o) continue;
       st->obj[i] = union_obj(r, o);
       st->addr[i] = at - o->base;

@@ -211,18 +211,28 @@ static FObj *fobj(Sum *s, unsigned long k)
 static uint64_t place(const Sum *s, uint64_t pc, size_t j, uint64_t epoch)
 {
   uint64_t a = j && pc ? pc - 1 : pc;   /* a return address: inside the call */
+  const FObj *next = NULL;              /* loaded there after EPOCH, first */
+  uint64_t next_from = UINT64_MAX;
   for (size_t i = 0; i < s->nfo; i++) {
     const FObj *o = &s->fo[i];
     if (a < o->lo || a >= o->hi) continue;
     if (epoch != UINT64_MAX) {
       int live = 0;
-      for (size_t k = 0; k < o->nspan && !live; k++)
+      for (size_t k = 0; k < o->nspan && !live; k++) {
         live = epoch >= o->span[2 * k] && epoch < o->span[2 * k + 1];
+        if (o->span[2 * k] > epoch && o->span[2 * k] < next_from) {
+          next = o;
+          next_from = o->span[2 * k];
+        }
+      }
       if (!live) continue;
     }
-    uint64_t base = o->g ? SUM_BASE + o->g * SUM_SPAN : 0;
-    return pc - o->base + base;
+    return pc - o->base + (o->g ? SUM_BASE + o->g * SUM_SPAN : 0);
   }
+  /* in no object loaded then: libprof learns of a load at its next scan
+     (20 ms), so a sample in an object loaded since carries the epoch
+     before it; the first object loaded there after that epoch is it */
+  if (next) return pc - next->base + (next->g ? SUM_BASE + next->g * SUM_SPAN : 0);
   return pc;
 }
 

@@ -164,8 +164,11 @@ stack 7 2 c 0 $pca $pcm
 EOF
 (cd v2 && gprof --folded=../v2.folded --flame=../v2.svg --pprof=../v2.pb.gz maps gmon.out > /dev/null 2> ../v2.err)
 sort v2.folded > v2.sorted
+# (epoch 0, before plug_a's span: libprof sees a load at its next scan, so
+# a sample in an object loaded since carries the epoch before it and goes
+# to the first object loaded there after it, plug_a)
 printf '%s\n' "[dropped] 4" "[truncated];main;spin_b [plug_b.so] 4" "[truncated];spin_a [plug_a.so] 3" \
-  "main;$pca 2" "main;spin_a [plug_a.so] 5" "main;spin_b [plug_b.so] 7" | sort > v2.want
+  "main;spin_a [plug_a.so] 7" "main;spin_b [plug_b.so] 7" | sort > v2.want
 cmp -s v2.sorted v2.want; say $? "v2: --folded: each PC in the object of its epoch, [dropped], [truncated] ($(tr '\n' '|' < v2.sorted))"
 grep -q "gmon.out.stacks: note: 4 of 25 samples were not recorded" v2.err
 say $? "v2: a note on the dropped samples ($(head -1 v2.err))"

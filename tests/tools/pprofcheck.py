@@ -304,10 +304,13 @@ def parse_stacks(files):
     stacks, threads, objs, hz = {}, {}, {}, None
     parse_stacks.dropped = 0
     for fn in files:
+        first = 4                  # version 2 has the stack's map epoch first
         for line in open(fn, encoding='utf-8', errors='surrogateescape'):
             w = line.rstrip('\n').split(' ')
-            if w[0] == 'stack':
-                key = (int(w[1]), tuple(int(x, 16) for x in w[4:]))
+            if w[0] == 'libprof-stacks':
+                first = 5 if w[1] == '2' else 4
+            elif w[0] == 'stack':
+                key = (int(w[1]), tuple(int(x, 16) for x in w[first:]))
                 stacks[key] = stacks.get(key, 0) + int(w[2])
             elif w[0] == 'thread':
                 threads[int(w[1])] = ' '.join(w[2:])
