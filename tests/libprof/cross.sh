@@ -233,7 +233,9 @@ ocalls() { # the program's printed counts, as k_NAME
     eval "k_$f=\$(echo \"\$1\" | tr ' ' '\\n' | sed -n 's/^$f=//p')"
   done
 }
-rm -rf gmon.out gmon.out.objects
+# (the -pg library's run above left a gmon.out.stacks, another program's:
+# -s would rightly warn that it does not match)
+rm -rf gmon.out gmon.out.objects gmon.out.stacks
 out=$(run ./objcalls "$w/libcb.so" "$w/libfill.so") && ocalls "$out"
 python3 "$here/arcs.py" $m32 gmon.out > plain.arcs
 [ ! -e gmon.out.objects ] && [ -s plain.arcs ] && [ "$k_a_leaf" = 800006 ]
