@@ -1,0 +1,26 @@
+/* clock_work.c -- work for tests/libprof/clock.c that is built WITHOUT
+ * -pg, as a library's code would be: a thread that runs only this never
+ * calls mcount, so libprof must find it to sample it.  Each function
+ * spins for SECS of its own thread's CPU time and touches no
+ * thread-local storage (a raw clone() shares its creator's). */
+#include <time.h>
+#include "clock_work.h"
+
+static double thread_cpu(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static volatile unsigned long sink;
+#define SPIN(name) \
+  __attribute__((noinline)) void name(double secs) \
+  { \
+    double t0 = thread_cpu(); \
+    while (thread_cpu() - t0 < secs) \
+      for (int i = 0; i < 200000; i++) sink += (unsigned long)i; \
+  }
+SPIN(work_a)
+SPIN(work_b)
+SPIN(work_c)

@@ -1,0 +1,3 @@
+void work_a(double secs);
+void work_b(double secs);
+void work_c(double secs);
