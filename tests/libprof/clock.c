@@ -5,7 +5,7 @@
  *                       sample per signal leaves counts of 1, 2, 3; a
  *                       clock that carries four periods per signal (the
  *                       kernel's tick) leaves multiples of 4
- *   clock threads SECS  two pthreads and a raw clone() thread spinning in
+ *   clock threads SECS  two pthreads and a raw clone() thread running only
  *                       code built without -pg (clock_work.c), never
  *                       calling mcount, concurrently: work_a 3 * SECS,
  *                       work_b SECS, work_c 2 * SECS of their own CPU;
@@ -47,23 +47,11 @@ __attribute__((noinline)) void spin_spread(double secs)
     for (int i = 0; i < 100; i++) spread();
 }
 
-static double secs;
-static void *thread_a(void *arg) { (void)arg; work_a(3 * secs); return NULL; }
-static void *thread_b(void *arg) { (void)arg; work_b(secs); return NULL; }
-static volatile int clone_done;
-static int clone_main(void *arg)
-{
-  (void)arg;
-  work_c(2 * secs);
-  __atomic_store_n(&clone_done, 1, __ATOMIC_RELEASE);
-  syscall(SYS_exit, 0);          /* only this thread */
-  return 0;
-}
-
 int main(int argc, char **argv)
 {
   if (argc < 3) return 2;
-  secs = atof(argv[2]);
+  double secs = atof(argv[2]);
+  work_secs = secs;
   if (!strcmp(argv[1], "spread")) {
     spin_spread(secs);
   } else if (!strcmp(argv[1], "threads")) {
@@ -71,15 +59,15 @@ int main(int argc, char **argv)
     size_t size = 256 * 1024;
     char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (stack == MAP_FAILED) return 1;
-    pthread_create(&a, NULL, thread_a, NULL);
-    pthread_create(&b, NULL, thread_b, NULL);
-    if (clone(clone_main, stack + size, CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND
+    pthread_create(&a, NULL, work_thread_a, NULL);
+    pthread_create(&b, NULL, work_thread_b, NULL);
+    if (clone(work_clone, stack + size, CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND
               | CLONE_THREAD | CLONE_SYSVSEM, NULL) < 0)
       return 1;
     pthread_join(a, NULL);
     pthread_join(b, NULL);
     struct timespec ms = { 0, 1000000 };
-    while (!__atomic_load_n(&clone_done, __ATOMIC_ACQUIRE)) nanosleep(&ms, NULL);
+    while (!__atomic_load_n(&work_clone_done, __ATOMIC_ACQUIRE)) nanosleep(&ms, NULL);
     nanosleep(&ms, NULL);
   } else if (!strcmp(argv[1], "fork")) {
     pid_t p = fork();
