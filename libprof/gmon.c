@@ -702,6 +702,7 @@ static void child_after_fork(void)
       start_poller();
     }
     have_timer = 0;              /* timers are not inherited */
+    clock_upgraded = 0;
     timers_after_fork();
     if (__prof_tab) start_thread_timer();
     if (P.helper) {
