@@ -95,8 +95,10 @@ static void sample_prebind(void)
   sigfillset(&s);
   static volatile size_t n = sizeof s;
   memset(&s, 0, n);
-  fcntl(-1, F_GETFD);            /* (clock_upgrade's) */
+  int e = errno;                 /* (clock_upgrade's and threads_scan's: errno, fcntl, close) */
+  fcntl(-1, F_GETFD);
   close(-1);
+  errno = e;
   static volatile sigset_t c;
   memcpy((void *)&c, &s, n);     /* (the registry's growth, in threads_scan) */
   if (syscall(SYS_gettid) < 0) return;
@@ -594,11 +596,14 @@ static void threads_scan(void)
     }
   }
   syscall(SYS_close, fd);
+  /* gone: the scan's, and threads that ended without their key's
+     destructor (a raw exit); entries are only added under the lock, so
+     each one not seen was there before the directory was read */
   for (int i = 0; i < T.used; i++)
-    if (T.e[i].tid && T.e[i].foreign && T.e[i].seen != gen) {
+    if (T.e[i].tid && T.e[i].seen != gen) {
       clock_disarm(&T.e[i]);
+      if (T.e[i].foreign) T.foreign--;
       treg_free(i);
-      T.foreign--;
       changed = 1;
     }
   /* nothing new: the counts differ for another reason (a thread between
