@@ -667,6 +667,10 @@ static void clock_choose(void)
 {
   int asked = P.clock;
   page_size = (size_t)sysconf(_SC_PAGESIZE);
+  if (!P.hz) {                   /* no sampling, no clock */
+    P.clock = CLK_NONE;
+    return;
+  }
   if (P.clock == CLK_NONE || P.clock == CLK_PERF) P.clock = perf_works() ? CLK_PERF : CLK_TIMER;
   if (P.clock == CLK_TIMER) {
     timer_t id;
