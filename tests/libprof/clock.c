@@ -10,6 +10,8 @@
  *                       calling mcount, concurrently: work_a 3 * SECS,
  *                       work_b SECS, work_c 2 * SECS of their own CPU;
  *                       main sleeps
+ *   clock fds SECS      spins SECS, then prints how many perf events are
+ *                       mapped and how many descriptors are perf events
  *   clock fork SECS     a child spins SECS in `spread` and writes its own
  *                       file; prints the child's pid
  * Prints the CPU seconds spent (or the child's pid). */
@@ -69,6 +71,22 @@ int main(int argc, char **argv)
     struct timespec ms = { 0, 1000000 };
     while (!__atomic_load_n(&work_clone_done, __ATOMIC_ACQUIRE)) nanosleep(&ms, NULL);
     nanosleep(&ms, NULL);
+  } else if (!strcmp(argv[1], "fds")) {
+    /* past the 10 ms after which a thread takes its perf clock: the
+       events mapped, and none of the process's descriptors one */
+    spin_spread(secs);
+    char line[512], path[64], to[256];
+    int maps = 0, fds = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    while (f && fgets(line, sizeof line, f)) maps += strstr(line, "perf_event") != NULL;
+    if (f) fclose(f);
+    for (int fd = 0; fd < 1024; fd++) {
+      snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+      ssize_t n = readlink(path, to, sizeof to - 1);
+      if (n > 0) { to[n] = 0; fds += strstr(to, "perf_event") != NULL; }
+    }
+    printf("maps %d fds %d\n", maps, fds);
+    return 0;
   } else if (!strcmp(argv[1], "fork")) {
     pid_t p = fork();
     if (p == 0) {

@@ -41,6 +41,9 @@ if [ $perf = 1 ]; then
     cpu=$(cd nobody && LIBPROF_HZ=1000 setpriv --reuid=65534 --regid=65534 --clear-groups ./clk spread 1)
     distinct nobody/gmon.out "$cpu"; say $? "1 kHz as an unprivileged user: ~1,000 distinct samples ($facts)"
   fi
+  # the perf clock holds no descriptor: its event lives by a mapped page
+  set -- $(LIBPROF_HZ=1000 ./clk fds 0.1)
+  [ "$2" -ge 1 ] && [ "$4" = 0 ]; say $? "the perf clock keeps no descriptor ($2 events mapped, $4 descriptors)"
   # a forked child: a clock of its own
   rm -f gmon.out gmon.out.*; pid=$(LIBPROF_HZ=1000 ./clk fork 0.5)
   distinct "gmon.out.$pid" 0.5; say $? "a forked child gets its own 1 kHz clock ($facts)"
