@@ -412,7 +412,9 @@ static void start_thread_timer(void)
   memset(&mine, 0, sizeof mine);
   mine.tid = tid();
   if (!sig) return;
-  if (!clock_arm(&mine, tid(), sig, 0)) {
+  /* (no POSIX timer -- the user's RLIMIT_SIGPENDING spent: each holds a
+     queued signal's room -- the perf clock at once) */
+  if (!clock_arm(&mine, tid(), sig, 0) && !(P.clock == CLK_PERF && clock_arm(&mine, tid(), sig, 1))) {
     __atomic_fetch_add(&P.unsampled, 1, __ATOMIC_RELAXED);
     return;
   }
