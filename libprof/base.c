@@ -100,6 +100,8 @@ static int spawn(void *(*fn)(void *))
 
 static void spawned(void)
 {
+  int k = __atomic_fetch_add(&P.nown, 1, __ATOMIC_ACQ_REL);   /* not a thread to sample (sample.c) */
+  if (k < (int)(sizeof P.own / sizeof *P.own)) __atomic_store_n(&P.own[k], tid(), __ATOMIC_RELEASE);
   __atomic_sub_fetch(&P.starting, 1, __ATOMIC_ACQ_REL);
 }
 

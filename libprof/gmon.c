@@ -234,6 +234,14 @@ static void settings(void)
     if (d < 0) reject("LIBPROF_STACKS", v, "not a whole number from 0 to 256; no stacks");
     else P.stack_depth = (int)d;
   }
+  v = env("LIBPROF_CLOCK");
+  P.clock = CLK_NONE;            /* the best there is (sample.c clock_choose) */
+  if (v) {
+    if (!strcmp(v, "perf")) P.clock = CLK_PERF;
+    else if (!strcmp(v, "timer")) P.clock = CLK_TIMER;
+    else if (!strcmp(v, "itimer")) P.clock = CLK_ITIMER;
+    else reject("LIBPROF_CLOCK", v, "not perf, timer or itimer; the best there is");
+  }
   v = env("LIBPROF_STACKS_MAX");
   P.stack_slots = STK_DEFAULT_SLOTS;
   if (v) {
@@ -296,7 +304,13 @@ static void start(unsigned long lowpc, unsigned long highpc)
   sa.sa_sigaction = on_sigprof;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  P.sig = pick_signal(&sa);
+  clock_choose();
+  if (P.hz && P.clock == CLK_ITIMER) {
+    sigaction(SIGPROF, &sa, NULL);
+    P.sig = SIGPROF;
+  } else {
+    P.sig = pick_signal(&sa);
+  }
   pthread_key_create(&tab_key, thread_done);
   /* glibc's own registration, which pthread_atfork calls: pthread_atfork
      would bring a function of libc_nonshared.a into the program, listed
@@ -337,6 +351,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
     say("libprof: out of memory for LIBPROF_STACKS; no stacks\n", NULL, NULL);
   P.pid = getpid();
   sample_prebind();
+  timers_start();
   O.code_next = P.textsize;      /* the program's codes are its offsets */
   counting(1);
   if (P.dump_signal || P.interval) P.helper = spawn(helper_main);
@@ -532,6 +547,7 @@ static void write_final(int patience_ms)
     write_default(1);
     report_lost();
     report_signal(P.overhead == OV_REPORT);
+    report_clock(P.overhead == OV_REPORT);
   }
   lock_give(&P.write_lock, taken);
   in_libprof--;
@@ -669,6 +685,7 @@ static void child_after_fork(void)
 {
   my_tid = 0;                    /* a new thread id, and the lock's owner gone */
   P.starting = 0;                /* the parent's threads are not ours */
+  P.nown = 0;
   __atomic_store_n(&P.tab_lock, 0, __ATOMIC_RELEASE);
   __atomic_store_n(&P.write_lock, 0, __ATOMIC_RELEASE);
   if (P.started && P.bins) {
@@ -686,6 +703,7 @@ static void child_after_fork(void)
       start_poller();
     }
     have_timer = 0;              /* timers are not inherited */
+    clock_upgraded = 0;
     timers_after_fork();
     if (__prof_tab) start_thread_timer();
     if (P.helper) {

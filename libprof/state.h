@@ -19,6 +19,14 @@
 #include <sys/stat.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#if defined(__has_include)
+#if __has_include(<linux/perf_event.h>)
+#include <linux/perf_event.h>
+#define PROF_PERF 1
+#endif
+#endif
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -70,16 +78,25 @@ static struct {
   uint64_t stack_slots;          /* LIBPROF_STACKS_MAX, a power of two */
   int idlen;                     /* the program's build-id (0: none), */
   unsigned char id[20];          /* copied at start-up for the header */
+  /* the sampling clock (sample.c): CLK_PERF, CLK_TIMER or CLK_ITIMER,
+     chosen at start-up (LIBPROF_CLOCK), and what it could not do */
+  int clock;
+  int clock_user;                /* perf events count user time only: weighed by the thread's CPU time */
+  uint64_t signals, samples;     /* sampling signals taken, and the samples (periods) they carried */
+  uint64_t clock_fallbacks;      /* threads given a POSIX timer where the chosen clock failed */
+  uint64_t unsampled;            /* threads libprof could give no timer at all */
+  pid_t own[8];                  /* libprof's own threads (spawn), never sampled */
+  int nown;
 } P;
 
 static __thread int in_libprof;  /* set while this thread runs our C code */
 static __thread pid_t my_tid;
-static __thread timer_t my_timer;
 static __thread int have_timer;
 /* for the ticks between the kernel's last clock tick and the thread's
    end (see stop_thread_timer): expirations seen, where the timer started, and
    the bin the last sample went to (NO_BIN if it was dropped) */
 static __thread uint64_t ticks_seen, timer_cpu0;
+static __thread uint64_t cpu_mark;   /* CLK_PERF, user time only: CPU time weighed so far */
 static __thread uint64_t rehome_at = 4;   /* ticks_seen of the next count_rehome */
 static __thread size_t last_bin;
 static __thread uintptr_t slow_self;   /* selfpc, while in the slow path */

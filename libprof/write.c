@@ -402,6 +402,10 @@ static void write_stacks(wbuf *w)
   const char *head = "libprof-stacks 2\nhz ";
   wbytes(w, head, strlen(head));
   wdec(w, P.hz ? (uint64_t)P.hz : 100);
+  if (P.clock) {                 /* the sampling clock (sample.c) */
+    wbytes(w, "\nclock ", 7);
+    wbytes(w, clock_names[P.clock], strlen(clock_names[P.clock]));
+  }
   wbytes(w, "\ndepth ", 7);
   wdec(w, (uint64_t)S.depth);
   wbytes(w, "\nsamples ", 9);

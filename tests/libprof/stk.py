@@ -24,6 +24,8 @@ for l in lines[1:-1]:
     if f[0] in ('hz', 'depth', 'samples', 'dropped') or (v2 and f[0] in ('start', 'duration')):
         if len(f) != 2 or not f[1].isdigit(): bad(l)
         hdr[f[0]] = int(f[1])
+    elif f[0] == 'clock':           # the sampling clock (CONTRACT: stack file version 2)
+        if len(f) != 2 or f[1] not in ('itimer', 'posix-timer', 'perf-event'): bad(l)
     elif f[0] == 'object':
         if len(f) < 7: bad(l)
         objs[int(f[1])] = (int(f[2], 16), int(f[3], 16), int(f[4], 16), ' '.join(f[6:]))

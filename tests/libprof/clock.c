@@ -1,0 +1,103 @@
+/* clock.c -- the sampling clock (tests/libprof/clock.sh).
+ *   clock spread SECS   spins SECS of CPU in `spread`, a long run of
+ *                       straight code (spread.h, made by clock.sh), so
+ *                       that samples fall on many histogram bins: one
+ *                       sample per signal leaves counts of 1, 2, 3; a
+ *                       clock that carries four periods per signal (the
+ *                       kernel's tick) leaves multiples of 4
+ *   clock threads SECS  two pthreads and a raw clone() thread running only
+ *                       code built without -pg (clock_work.c), never
+ *                       calling mcount, concurrently: work_a 3 * SECS,
+ *                       work_b SECS, work_c 2 * SECS of their own CPU;
+ *                       main sleeps
+ *   clock fds SECS      spins SECS, then prints how many perf events are
+ *                       mapped and how many descriptors are perf events
+ *   clock fork SECS     a child spins SECS in `spread` and writes its own
+ *                       file; prints the child's pid
+ * Prints the CPU seconds spent (or the child's pid). */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "clock_work.h"
+
+static double cpu(clockid_t c)
+{
+  struct timespec t;
+  clock_gettime(c, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static volatile unsigned long x;
+__attribute__((noinline)) void spread(void)
+{
+#include "spread.h"
+}
+
+__attribute__((noinline)) void spin_spread(double secs)
+{
+  double t0 = cpu(CLOCK_THREAD_CPUTIME_ID);
+  while (cpu(CLOCK_THREAD_CPUTIME_ID) - t0 < secs)
+    for (int i = 0; i < 100; i++) spread();
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 3) return 2;
+  double secs = atof(argv[2]);
+  work_secs = secs;
+  if (!strcmp(argv[1], "spread")) {
+    spin_spread(secs);
+  } else if (!strcmp(argv[1], "threads")) {
+    pthread_t a, b;
+    size_t size = 256 * 1024;
+    char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (stack == MAP_FAILED) return 1;
+    pthread_create(&a, NULL, work_thread_a, NULL);
+    pthread_create(&b, NULL, work_thread_b, NULL);
+    if (clone(work_clone, stack + size, CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND
+              | CLONE_THREAD | CLONE_SYSVSEM, NULL) < 0)
+      return 1;
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    struct timespec ms = { 0, 1000000 };
+    while (!__atomic_load_n(&work_clone_done, __ATOMIC_ACQUIRE)) nanosleep(&ms, NULL);
+    nanosleep(&ms, NULL);
+  } else if (!strcmp(argv[1], "fds")) {
+    /* past the 10 ms after which a thread takes its perf clock: the
+       events mapped, and none of the process's descriptors one */
+    spin_spread(secs);
+    char line[512], path[64], to[256];
+    int maps = 0, fds = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    while (f && fgets(line, sizeof line, f)) maps += strstr(line, "perf_event") != NULL;
+    if (f) fclose(f);
+    for (int fd = 0; fd < 1024; fd++) {
+      snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+      ssize_t n = readlink(path, to, sizeof to - 1);
+      if (n > 0) { to[n] = 0; fds += strstr(to, "perf_event") != NULL; }
+    }
+    printf("maps %d fds %d\n", maps, fds);
+    return 0;
+  } else if (!strcmp(argv[1], "fork")) {
+    pid_t p = fork();
+    if (p == 0) {
+      spin_spread(secs);
+      exit(0);
+    }
+    int st;
+    waitpid(p, &st, 0);
+    printf("%d\n", (int)p);
+    return 0;
+  }
+  printf("%.3f\n", cpu(CLOCK_PROCESS_CPUTIME_ID));
+  return 0;
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# The sampling clock (issue 34): at LIBPROF_HZ=1000 a CPU second is about
+# 1,000 distinct samples, not 250 signals of four periods each (the
+# kernel's tick); threads made by any means -- pthreads running code
+# built without -pg, a raw clone() -- are sampled in proportion to their
+# own CPU time; a forked child gets its own clock; the clock is chosen
+# (LIBPROF_CLOCK), recorded in the stack file, and every clock's samples
+# add up to the CPU time.  Statistical: wide margins, CPU time measured
+# by the program itself, so a loaded machine passes.
+. "$(dirname "$0")/common.sh"
+lp="-L$top/libprof -lprof -lpthread"
+{ i=0; while [ $i -lt 1500 ]; do echo "x = x * 3 + $i;"; i=$((i + 1)); done; } > spread.h
+cc -O1 -pg -I. -I"$here" -c "$here/clock.c" -o clock.o
+cc -O1 -c "$here/clock_work.c" -o clock_work.o        # no -pg: a library's code
+cc -pg clock.o clock_work.o -o clk $lp
+lo=$(nm -S clk | awk '$4 == "spread" {print $1}'); size=$(nm -S clk | awk '$4 == "spread" {print $2}')
+hi=$(printf '%x' $((0x$lo + 0x$size)))
+
+# perf events for a process's own threads: perf_event_paranoid <= 2 (or root)
+par=$(cat /proc/sys/kernel/perf_event_paranoid 2> /dev/null || echo 9)
+perf=0; { [ "$par" -le 2 ] || [ "$(id -u)" = 0 ]; } && perf=1
+
+# GMON CPU: ok when the spin's samples are its CPU time at 1000 Hz (within
+# 15%), spread over many bins (at least half as many bins as samples) and
+# not in fours (at most 15% of the bins a multiple of 4); the figures in $facts
+distinct() {
+  set -- "$1" "$2" $(python3 "$here/clock.py" "$1" "$lo" "$hi")
+  facts="cpu $2 s, samples $4, bins $6, multiples of 4 $8"
+  awk -v c="$2" -v s="$4" -v b="$6" -v m="$8" \
+    'BEGIN { exit !(s >= 850 * c && s <= 1150 * c && b >= s / 2 && m <= 0.15 * b) }'
+}
+
+if [ $perf = 1 ]; then
+  rm -f gmon.out; cpu=$(LIBPROF_HZ=1000 ./clk spread 1)
+  distinct gmon.out "$cpu"; say $? "1 kHz by default: a CPU second is ~1,000 distinct samples ($facts)"
+  rm -f gmon.out; cpu=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=perf ./clk spread 1)
+  distinct gmon.out "$cpu"; say $? "LIBPROF_CLOCK=perf: ~1,000 distinct samples ($facts)"
+  # an unprivileged user (perf_event_paranoid 2: user time only, weighed)
+  if [ "$(id -u)" = 0 ] && [ "$par" = 2 ] && command -v setpriv > /dev/null; then
+    mkdir -p nobody && chmod 777 nobody && cp clk nobody/
+    cpu=$(cd nobody && LIBPROF_HZ=1000 setpriv --reuid=65534 --regid=65534 --clear-groups ./clk spread 1)
+    distinct nobody/gmon.out "$cpu"; say $? "1 kHz as an unprivileged user: ~1,000 distinct samples ($facts)"
+  fi
+  # the perf clock holds no descriptor: its event lives by a mapped page
+  set -- $(LIBPROF_HZ=1000 ./clk fds 0.1)
+  [ "$2" -ge 1 ] && [ "$4" = 0 ]; say $? "the perf clock keeps no descriptor ($2 events mapped, $4 descriptors)"
+  # no POSIX timer to be had (RLIMIT_SIGPENDING 0: each timer holds a
+  # queued signal's room): the perf clock at once
+  if command -v prlimit > /dev/null; then
+    rm -f gmon.out; cpu=$(LIBPROF_HZ=1000 prlimit --sigpending=0 ./clk spread 0.5 2> err.txt)
+    distinct gmon.out "$cpu" && [ ! -s err.txt ]; say $? "no POSIX timer allowed (RLIMIT_SIGPENDING 0): the perf clock at once ($facts)"
+  fi
+  # a forked child: a clock of its own
+  rm -f gmon.out gmon.out.*; pid=$(LIBPROF_HZ=1000 ./clk fork 0.5)
+  distinct "gmon.out.$pid" 0.5; say $? "a forked child gets its own 1 kHz clock ($facts)"
+else
+  echo "skip 1 kHz distinct samples (perf_event_paranoid $par: no perf events for a user)"
+fi
+
+# every clock: its name in the stack file, samples that add up to the CPU time
+for c in perf:perf-event timer:posix-timer itimer:itimer; do
+  [ $perf = 0 ] && [ "${c%%:*}" = perf ] && continue
+  rm -f gmon.out gmon.out.stacks
+  cpu=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=${c%%:*} LIBPROF_STACKS=4 ./clk spread 0.5 2> err.txt)
+  set -- $(python3 "$here/clock.py" gmon.out "$lo" "$hi")
+  grep -qx "clock ${c#*:}" gmon.out.stacks && [ ! -s err.txt ] \
+    && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }'
+  say $? "LIBPROF_CLOCK=${c%%:*}: 'clock ${c#*:}' in the stack file, $2 samples for $cpu s of CPU at 1 kHz"
+done
+# no POSIX timer allowed: LIBPROF_CLOCK=timer says so and uses ITIMER_PROF
+if command -v prlimit > /dev/null; then
+  rm -f gmon.out; cpu=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=timer prlimit --sigpending=0 ./clk spread 0.5 2> err.txt)
+  set -- $(python3 "$here/clock.py" gmon.out "$lo" "$hi")
+  grep -qx "libprof: LIBPROF_CLOCK=timer: not available here; using itimer" err.txt \
+    && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }'
+  say $? "LIBPROF_CLOCK=timer with no POSIX timer allowed (RLIMIT_SIGPENDING 0): ITIMER_PROF, said, $2 samples for $cpu s"
+fi
+LIBPROF_CLOCK=fast ./clk spread 0.01 > /dev/null 2> err.txt
+grep -q "^libprof: LIBPROF_CLOCK=fast: not perf, timer or itimer" err.txt; say $? "LIBPROF_CLOCK=fast refused with a message"
+
+# threads by any means, 3:1:2 of CPU, main asleep: samples 3:1:2
+for c in default timer itimer; do
+  [ $c = default ] && unset LIBPROF_CLOCK || export LIBPROF_CLOCK=$c
+  rm -f gmon.out; cpu=$(LIBPROF_HZ=1000 ./clk threads 0.5)
+  "$G" -b -p clk gmon.out > flat.txt
+  a=$(awk '$NF == "work_a" {print $3}' flat.txt); b=$(awk '$NF == "work_b" {print $3}' flat.txt)
+  k=$(awk '$NF == "work_c" {print $3}' flat.txt)
+  # (ITIMER_PROF is one timer for the process, on the tick, weighed by the
+  # process's CPU: every thread sampled, the shares only roughly theirs,
+  # measured c/b 1.8-2.7; so for it every thread's samples and the total)
+  awk -v a="${a:-0}" -v b="${b:-0}" -v k="${k:-0}" -v c="$cpu" -v it="$([ $c = itimer ] && echo 1 || echo 0)" \
+    'BEGIN { exit !(b > 0 && a > 0 && k > 0 && a + b + k >= 0.85 * c && (it ||
+                    (a / b >= 2.2 && a / b <= 4.2 && k / b >= 1.4 && k / b <= 2.8))) }'
+  say $? "clock $c: pthreads in code without -pg and a raw clone() at 3:1:2 of CPU get ${a:-0} : ${b:-0} : ${k:-0} s (of $cpu s)"
+done
+unset LIBPROF_CLOCK
