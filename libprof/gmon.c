@@ -7,6 +7,8 @@
  *   count.c    counting: the threads' arc tables and the shared one
  *   objects.c  the process's other objects and their histograms
  *   stacks.c   real stacks (LIBPROF_STACKS): the walk and their table
+ *   facts.c    samples outside the program's text, CPU time, for the
+ *              profile's facts records
  *   sample.c   sampling: timers, the signal handler, masks kept open
  *   write.c    writing: the GNU format, files whole or not at all
  *   gmon.c     (this file) control: settings, start-up, the mcount slow
@@ -46,6 +48,7 @@
 #include "count.c"
 #include "objects.c"
 #include "stacks.c"
+#include "facts.c"
 #include "sample.c"
 #include "write.c"
 
@@ -335,6 +338,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   if (P.stack_depth && !stacks_init(P.stack_depth, P.stack_slots))
     say("libprof: out of memory for LIBPROF_STACKS; no stacks\n", NULL, NULL);
   P.pid = getpid();
+  facts_init();
   sample_prebind();
   O.code_next = P.textsize;      /* the program's codes are its offsets */
   counting(1);
@@ -672,6 +676,8 @@ static void child_after_fork(void)
   __atomic_store_n(&P.write_lock, 0, __ATOMIC_RELEASE);
   if (P.started && P.bins) {
     memset(P.bins, 0, P.nbins * sizeof *P.bins);
+    P.overhead_ticks = 0;
+    facts_after_fork();
     count_after_fork();
     stacks_after_fork();
     if (P.objects || S.depth) {             /* the objects' counts too, and a poller of its own */

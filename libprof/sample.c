@@ -126,7 +126,10 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
   if (si && si->si_code == SI_TIMER && si->si_overrun > 0) n += (uint32_t)si->si_overrun;
   ticks_seen += n;
   last_bin = NO_BIN;
-  if (!P.enabled || !P.bins) return;
+  if (!P.enabled || !P.bins) {
+    if (P.bins) facts_off(n);
+    return;
+  }
   int in_runtime = in_libprof || (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end);
   if (ticks_seen >= rehome_at && !in_runtime) {
     count_rehome();              /* at 4, 16, 64, ... ticks of the thread */
@@ -151,6 +154,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
   if (S.depth) stacks_record(uc, pc, n);
   uintptr_t off = pc - P.lowpc;
   if (off >= P.textsize) {
+    facts_outside(pc, n);
     if (P.objects) objects_credit(pc, n);
     return;
   }

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# facts.py -- libprof's facts records in a gmon.out (gmon_out.h), for the
+# tests: `facts.py dump FILE` prints "KEY VALUE" lines (the clock as a
+# string; "lost N" for records without the mark); `facts.py strip IN OUT`
+# writes IN without them (GNU's output on both must be the same).
+# Little-endian files only (those libprof writes here).
+import struct, sys
+
+NAMES = {1: 'version', 2: 'hz', 3: 'text', 4: 'libc', 5: 'loader', 6: 'vdso', 7: 'other',
+         8: 'libprof', 9: 'off', 10: 'cpu_ns', 11: 'not_taken', 12: 'objects', 13: 'runs',
+         14: 'clock'}
+
+
+def records(data):
+    """(kind, start, end, fields) for each record after the header."""
+    as_ = 8
+    # the address size: the first histogram record's high pc must follow
+    # a low pc; libprof's 64-bit files have 8-byte addresses, i386's 4
+    if len(sys.argv) > 3 and sys.argv[3] == '32':
+        as_ = 4
+    fa = '<Q' if as_ == 8 else '<I'
+    base = 0xfffffffffffff000 if as_ == 8 else 0xfffff000
+    i = 20
+    while i < len(data):
+        tag = data[i]
+        if tag == 0:
+            lo = struct.unpack(fa, data[i + 1:i + 1 + as_])[0]
+            hi = struct.unpack(fa, data[i + 1 + as_:i + 1 + 2 * as_])[0]
+            n, rate = struct.unpack('<II', data[i + 1 + 2 * as_:i + 9 + 2 * as_])
+            dim = data[i + 9 + 2 * as_:i + 24 + 2 * as_]
+            end = i + 25 + 2 * as_ + 2 * n
+            fact = base <= lo < base + 4096 and n == 1 and hi == lo + 4
+            yield ('fact' if fact else 'hist'), i, end, (lo, hi, n, rate, dim)
+            i = end
+        elif tag == 1:
+            yield 'arc', i, i + 1 + 2 * as_ + 4, None
+            i += 1 + 2 * as_ + 4
+        else:
+            raise SystemExit('facts.py: tag %d at %d' % (tag, i))
+
+
+def main():
+    cmd, path = sys.argv[1], sys.argv[2]
+    data = open(path, 'rb').read()
+    if cmd == 'strip':
+        out = bytearray(data[:20])
+        for kind, a, b, _ in records(data):
+            if kind != 'fact':
+                out += data[a:b]
+        open(sys.argv[3], 'wb').write(out)
+        return
+    clock = {}
+    lost = 0
+    for kind, a, b, f in records(data):
+        if kind != 'fact':
+            continue
+        lo, hi, n, rate, dim = f
+        if dim[8] != ord('L'):
+            lost += 1
+            continue
+        key, chunk = dim[9], dim[10]
+        v = rate | struct.unpack('<I', dim[11:15])[0] << 32
+        if NAMES.get(key) == 'clock':
+            clock[chunk] = v.to_bytes(8, 'little')
+        else:
+            print(NAMES.get(key, 'key%d' % key), v)
+    if clock:
+        print('clock', b''.join(clock[c] for c in sorted(clock)).rstrip(b'\0').decode())
+    if lost:
+        print('lost', lost)
+
+
+main()
