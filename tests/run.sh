@@ -193,7 +193,7 @@ done
 
 # 5. libprof: programs built against it, their files read back.
 if [ -f "$top/libprof/libprof.a" ] && command -v cc > /dev/null; then
-  { GPROF="$out/bin/gprof" sh libprof/run.sh; GPROF="$out/bin/gprof" sh libprof/fire.sh; GPROF="$out/bin/gprof" sh libprof/buildid.sh; GPROF="$out/bin/gprof" sh libprof/stacks.sh; GPROF="$out/bin/gprof" sh libprof/stksafe.sh; GPROF="$out/bin/gprof" sh libprof/objcalls.sh; GPROF="$out/bin/gprof" sh libprof/objperf.sh; GPROF="$out/bin/gprof" sh libprof/objstorm.sh; GPROF="$out/bin/gprof" sh libprof/owned.sh; GPROF="$out/bin/gprof" sh libprof/tables.sh; } > "$out/libprof.log" 2>&1
+  { GPROF="$out/bin/gprof" sh libprof/run.sh; GPROF="$out/bin/gprof" sh libprof/fire.sh; GPROF="$out/bin/gprof" sh libprof/buildid.sh; GPROF="$out/bin/gprof" sh libprof/stacks.sh; GPROF="$out/bin/gprof" sh libprof/stksafe.sh; GPROF="$out/bin/gprof" sh libprof/objcalls.sh; GPROF="$out/bin/gprof" sh libprof/objperf.sh; GPROF="$out/bin/gprof" sh libprof/objstorm.sh; GPROF="$out/bin/gprof" sh libprof/owned.sh; GPROF="$out/bin/gprof" sh libprof/tables.sh; GPROF="$out/bin/gprof" sh libprof/outside.sh; } > "$out/libprof.log" 2>&1
   while IFS= read -r l; do
     case $l in
       ok*) ok;;

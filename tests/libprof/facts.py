@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # facts.py -- libprof's facts records in a gmon.out (gmon_out.h), for the
 # tests: `facts.py dump FILE` prints "KEY VALUE" lines (the clock as a
-# string; "lost N" for records without the mark); `facts.py strip IN OUT`
-# writes IN without them (GNU's output on both must be the same).
+# string; "lost N" for records without the mark); `facts.py strip IN OUT [32]`
+# writes IN without them ([32]: a file of 4-byte addresses) (GNU's output on both must be the same).
 # Little-endian files only (those libprof writes here).
 import struct, sys
 
@@ -16,7 +16,7 @@ def records(data):
     as_ = 8
     # the address size: the first histogram record's high pc must follow
     # a low pc; libprof's 64-bit files have 8-byte addresses, i386's 4
-    if len(sys.argv) > 3 and sys.argv[3] == '32':
+    if sys.argv[-1] == '32' and len(sys.argv) > (4 if sys.argv[1] == 'strip' else 3):
         as_ = 4
     fa = '<Q' if as_ == 8 else '<I'
     base = 0xfffffffffffff000 if as_ == 8 else 0xfffff000
