@@ -4,26 +4,30 @@
 #include <string.h>
 #include "gmon_facts.h"
 
-int gmon_facts_is(vma_t lo, vma_t hi, uint32_t n, int addr_size)
+static vma_t base(int addr_size)
 {
-  vma_t base = addr_size == 8 ? (vma_t)GMON_FACTS_BASE64 : (vma_t)GMON_FACTS_BASE32;
-  return n == 1 && lo >= base && lo - base < 4 * GMON_FACTS_SLOTS && hi == lo + 4;
+  return addr_size == 8 ? (vma_t)GMON_FACTS_BASE64 : (vma_t)GMON_FACTS_BASE32;
 }
 
-void gmon_facts_take(GmonFacts *f, uint32_t rate, const unsigned char *d)
+int gmon_facts_is(vma_t lo, vma_t hi, uint32_t n, int addr_size)
+{
+  vma_t b = base(addr_size);
+  return n == 1 && lo >= b && lo - b < 4 * GMON_FACTS_SLOTS && hi == lo + 4;
+}
+
+void gmon_facts_take(GmonFacts *f, vma_t lo, int addr_size, const unsigned char *d)
 {
   if (d[8] != GMON_FACTS_MARK) {
     f->lost = 1;
     return;
   }
-  unsigned key = d[9], chunk = d[10];
-  uint64_t v = rate;
-  for (int i = 0; i < 4; i++) v |= (uint64_t)d[11 + i] << (32 + 8 * i);
+  unsigned slot = (unsigned)((lo - base(addr_size)) / 4), key = slot / 8, chunk = slot % 8;
+  uint64_t v = 0;
+  for (int i = 0; i < 6; i++) v |= (uint64_t)d[9 + i] << (8 * i);
   f->present = 1;
   if (key == GMON_FACT_CLOCK) {
-    if (chunk < 8)
-      for (unsigned i = 0; i < 8; i++) f->clock[chunk * 8 + i] = (char)(v >> (8 * i));
-    f->clock[64] = 0;
+    for (unsigned i = 0; i < 6; i++) f->clock[chunk * 6 + i] = (char)(v >> (8 * i));
+    f->clock[48] = 0;
     return;
   }
   if (key > 0 && key < GMON_FACT_NKEYS) f->v[key] += v;   /* (a file may repeat a key: added) */
@@ -50,38 +54,33 @@ void gmon_facts_merge(GmonFacts *sum, const GmonFacts *file)
   if (strcmp(sum->clock, file->clock) || file->clock_mixed) sum->clock_mixed = 1;
 }
 
-static void put_fact(GmonOut *out, unsigned slot, unsigned key, unsigned chunk, uint64_t v)
+static void put_fact(GmonOut *out, unsigned key, unsigned chunk, uint64_t v, uint32_t hz)
 {
-  vma_t lo = (out->enc->addr_size == 8 ? (vma_t)GMON_FACTS_BASE64 : (vma_t)GMON_FACTS_BASE32) + 4u * slot;
+  vma_t lo = base(out->enc->addr_size) + 4u * (key * 8 + chunk);
   unsigned char d[HIST_DIMEN_LEN] = "seconds";
   d[8] = GMON_FACTS_MARK;
-  d[9] = (unsigned char)key;
-  d[10] = (unsigned char)chunk;
-  for (int i = 0; i < 4; i++) d[11 + i] = (unsigned char)(v >> (32 + 8 * i));
+  for (int i = 0; i < 6; i++) d[9 + i] = (unsigned char)(v >> (8 * i));
   genc_put_u8(out, GMON_TAG_TIME_HIST);
   genc_put_addr(out, lo);
   genc_put_addr(out, lo + 4);
   genc_put_u32(out, 1);
-  genc_put_u32(out, (uint32_t)v);
+  genc_put_u32(out, hz);
   genc_put_bytes(out, d, sizeof d);
   genc_put_u8(out, 's');
   genc_put_n(out, 0, 2);
 }
 
-void gmon_facts_write(const GmonFacts *f, GmonOut *out)
+void gmon_facts_write(const GmonFacts *f, GmonOut *out, uint32_t hz)
 {
   if (!f->present) return;
-  unsigned slot = 0;
-  for (unsigned k = 1; k < GMON_FACT_NKEYS; k++) {
-    if (k == GMON_FACT_CLOCK) continue;
-    put_fact(out, slot++, k, 0, k == GMON_FACT_HZ && f->hz_mixed ? 0 : f->v[k]);
-  }
+  for (unsigned k = 1; k < GMON_FACT_NKEYS; k++)
+    if (k != GMON_FACT_CLOCK) put_fact(out, k, 0, k == GMON_FACT_HZ && f->hz_mixed ? 0 : f->v[k], hz);
   const char *clk = f->clock_mixed ? "mixed" : f->clock;
   size_t len = strlen(clk);
-  for (unsigned c = 0; c * 8 < len && slot < GMON_FACTS_SLOTS; c++) {
+  for (unsigned c = 0; c * 6 < len && c < 8; c++) {
     uint64_t x = 0;
-    for (unsigned i = 0; i < 8 && c * 8 + i < len; i++) x |= (uint64_t)(unsigned char)clk[c * 8 + i] << (8 * i);
-    put_fact(out, slot++, GMON_FACT_CLOCK, c, x);
+    for (unsigned i = 0; i < 6 && c * 6 + i < len; i++) x |= (uint64_t)(unsigned char)clk[c * 6 + i] << (8 * i);
+    put_fact(out, GMON_FACT_CLOCK, c, x, hz);
   }
 }
 
@@ -121,8 +120,10 @@ void gmon_facts_note(const GmonFacts *f, const char *what, int objects)
                               : "run the program with LIBPROF_OBJECTS=1 and read it with gprof "
                                 "--objects to see where");
   }
-  uint64_t owed = v[GMON_FACT_CPU_NS] / 1000000u * hz / 1000u, lost = v[GMON_FACT_NOT_TAKEN];
-  if (worth(lost, owed, hz))
+  /* each thread may owe up to a sample at its end (less than a period
+     left, or no sample to credit it to), and the kernel's tick a few */
+  uint64_t owed = v[GMON_FACT_CPU_US] / 1000u * hz / 1000u, lost = v[GMON_FACT_NOT_TAKEN];
+  if (worth(lost, owed * 2, hz) && lost > v[GMON_FACT_THREADS] + 2)
     msg_warn("%s: libprof could not take %.1f%% of the samples owed by the CPU time "
              "(%.2f of %.2f seconds): threads it could not sample, or its signal blocked or "
              "taken away\n",

@@ -180,7 +180,7 @@ static void read_hist_rec(Reader *r)
     if (avail(r, 2) == 2 && !r->buf[r->pos] && !r->buf[r->pos + 1]) {
       take(r, 2);
       note_hist(r, hi, hi, n);
-      gmon_facts_take(&r->facts, rate, d);
+      gmon_facts_take(&r->facts, lo, r->p->enc.addr_size, d);
       return;
     }
   }
@@ -578,7 +578,7 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
     gmon_put_hist_head(&out, hs, h);
     for (uint32_t k = 0; k < h->nbins; k++) genc_put_n(&out, h->bins[k] & 0xffff, 2);
   }
-  gmon_facts_write(&p->facts, &out);
+  gmon_facts_write(&p->facts, &out, (uint32_t)hs->hz);
   cg_write_arcs(&p->arc_recs, syms, &out);
   if (p->have_bb && !p->bb.n) {
     /* records that held no blocks still give GNU's gmon.sum one */

@@ -17,6 +17,7 @@ static struct {
   uintptr_t lo[FO_OTHER], hi[FO_OTHER];   /* the named objects' code, [lo, hi); 0, 0: none */
   uint64_t out[FO_N];                     /* samples outside the program's text */
   uint64_t off;                           /* samples while counting was off */
+  uint64_t threads;                       /* threads attached (each with its timer) */
   uint64_t cpu0;                          /* process CPU time (ns) when profiling began */
 } F;
 
@@ -83,6 +84,7 @@ static void facts_after_fork(void)
 {
   memset(F.out, 0, sizeof F.out);
   F.off = 0;
+  F.threads = 1;                 /* the thread that forked */
   F.cpu0 = facts_cpu_ns();
 }
 

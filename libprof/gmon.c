@@ -73,6 +73,7 @@ static prof_tab *thread_attach(void)
   stacks_thread_bounds();
   outside_end(k);
   start_thread_timer();
+  __atomic_fetch_add(&F.threads, 1, __ATOMIC_RELAXED);
   return t;
 }
 

@@ -199,23 +199,20 @@ static void write_arc(wbuf *w, uintptr_t from, uintptr_t self, uint64_t c64)
   }
 }
 
-/* One facts record (gmon_out.h): slot SLOT of the facts' page, key KEY,
-   chunk CHUNK, value V. */
-static void write_fact(wbuf *w, unsigned slot, unsigned key, unsigned chunk, uint64_t v)
+/* One facts record (gmon_out.h): key KEY, chunk CHUNK, value V (48 bits). */
+static void write_fact(wbuf *w, unsigned key, unsigned chunk, uint64_t v)
 {
   const int as = (int)sizeof(void *);
-  uint64_t lo = (as == 8 ? GMON_FACTS_BASE64 : GMON_FACTS_BASE32) + 4u * (uint64_t)slot;
+  uint64_t lo = (as == 8 ? GMON_FACTS_BASE64 : GMON_FACTS_BASE32) + 4u * (uint64_t)(key * 8 + chunk);
   unsigned char d[HIST_DIMEN_LEN + 1] = "seconds";
   d[8] = GMON_FACTS_MARK;
-  d[9] = (unsigned char)key;
-  d[10] = (unsigned char)chunk;
-  for (int i = 0; i < 4; i++) d[11 + i] = (unsigned char)(v >> (32 + 8 * i));
+  for (int i = 0; i < 6; i++) d[9 + i] = (unsigned char)(v >> (8 * i));
   d[HIST_DIMEN_LEN] = 's';
   wbytes(w, "\0", 1);
   wint(w, lo, as);
   wint(w, lo + 4, as);
   wint(w, 1, 4);
-  wint(w, v & 0xffffffffu, 4);
+  wint(w, P.hz ? (uint64_t)P.hz : 100, 4);
   wbytes(w, d, sizeof d);
   wint(w, 0, 2);
 }
@@ -239,20 +236,21 @@ static void write_facts(wbuf *w)
   v[GMON_FACT_OTHER] = __atomic_load_n(&F.out[FO_OTHER], __ATOMIC_RELAXED);
   v[GMON_FACT_LIBPROF] = __atomic_load_n(&P.overhead_ticks, __ATOMIC_RELAXED);
   v[GMON_FACT_OFF] = __atomic_load_n(&F.off, __ATOMIC_RELAXED);
-  v[GMON_FACT_CPU_NS] = cpu;
+  v[GMON_FACT_CPU_US] = cpu / 1000u;
   uint64_t owed = cpu / 1000000u * hz / 1000u, seen = 0;
   for (int k = GMON_FACT_TEXT; k <= GMON_FACT_OFF; k++) seen += v[k];
   v[GMON_FACT_NOT_TAKEN] = owed > seen ? owed - seen : 0;
   v[GMON_FACT_OBJECTS] = P.objects ? 1 : 0;
   v[GMON_FACT_RUNS] = 1;
-  unsigned slot = 0;
-  for (unsigned k = GMON_FACT_VERSION; k < GMON_FACT_CLOCK; k++) write_fact(w, slot++, k, 0, v[k]);
+  v[GMON_FACT_THREADS] = __atomic_load_n(&F.threads, __ATOMIC_RELAXED);
+  for (unsigned k = GMON_FACT_VERSION; k < GMON_FACT_NKEYS; k++)
+    if (k != GMON_FACT_CLOCK) write_fact(w, k, 0, v[k]);
   const char *clk = facts_clock();
   size_t len = strlen(clk);
-  for (unsigned c = 0; c * 8 < len && slot < GMON_FACTS_SLOTS; c++) {
+  for (unsigned c = 0; c * 6 < len && c < 8; c++) {
     uint64_t x = 0;
-    for (unsigned i = 0; i < 8 && c * 8 + i < len; i++) x |= (uint64_t)(unsigned char)clk[c * 8 + i] << (8 * i);
-    write_fact(w, slot++, GMON_FACT_CLOCK, c, x);
+    for (unsigned i = 0; i < 6 && c * 6 + i < len; i++) x |= (uint64_t)(unsigned char)clk[c * 6 + i] << (8 * i);
+    write_fact(w, GMON_FACT_CLOCK, c, x);
   }
 }
 

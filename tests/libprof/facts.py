@@ -7,19 +7,23 @@
 import struct, sys
 
 NAMES = {1: 'version', 2: 'hz', 3: 'text', 4: 'libc', 5: 'loader', 6: 'vdso', 7: 'other',
-         8: 'libprof', 9: 'off', 10: 'cpu_ns', 11: 'not_taken', 12: 'objects', 13: 'runs',
-         14: 'clock'}
+         8: 'libprof', 9: 'off', 10: 'cpu_us', 11: 'not_taken', 12: 'objects', 13: 'runs',
+         14: 'clock', 15: 'threads'}
+
+
+def width():
+    """8, or 4 for a file of 4-byte addresses (the last argument 32)."""
+    return 4 if sys.argv[-1] == '32' and len(sys.argv) > (4 if sys.argv[1] == 'strip' else 3) else 8
+
+
+def base(as_):
+    return 0xfffffffffffff000 if as_ == 8 else 0xfffff000
 
 
 def records(data):
     """(kind, start, end, fields) for each record after the header."""
-    as_ = 8
-    # the address size: the first histogram record's high pc must follow
-    # a low pc; libprof's 64-bit files have 8-byte addresses, i386's 4
-    if sys.argv[-1] == '32' and len(sys.argv) > (4 if sys.argv[1] == 'strip' else 3):
-        as_ = 4
+    as_ = width()
     fa = '<Q' if as_ == 8 else '<I'
-    base = 0xfffffffffffff000 if as_ == 8 else 0xfffff000
     i = 20
     while i < len(data):
         tag = data[i]
@@ -29,7 +33,7 @@ def records(data):
             n, rate = struct.unpack('<II', data[i + 1 + 2 * as_:i + 9 + 2 * as_])
             dim = data[i + 9 + 2 * as_:i + 24 + 2 * as_]
             end = i + 25 + 2 * as_ + 2 * n
-            fact = base <= lo < base + 4096 and n == 1 and hi == lo + 4
+            fact = base(as_) <= lo < base(as_) + 4096 and n == 1 and hi == lo + 4
             yield ('fact' if fact else 'hist'), i, end, (lo, hi, n, rate, dim)
             i = end
         elif tag == 1:
@@ -51,6 +55,7 @@ def main():
         return
     clock = {}
     lost = 0
+    as_ = width()
     for kind, a, b, f in records(data):
         if kind != 'fact':
             continue
@@ -58,10 +63,10 @@ def main():
         if dim[8] != ord('L'):
             lost += 1
             continue
-        key, chunk = dim[9], dim[10]
-        v = rate | struct.unpack('<I', dim[11:15])[0] << 32
+        key, chunk = (lo - base(as_)) // 4 // 8, (lo - base(as_)) // 4 % 8
+        v = int.from_bytes(dim[9:15], 'little')
         if NAMES.get(key) == 'clock':
-            clock[chunk] = v.to_bytes(8, 'little')
+            clock[chunk] = v.to_bytes(6, 'little')
         else:
             print(NAMES.get(key, 'key%d' % key), v)
     if clock:
