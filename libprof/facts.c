@@ -18,6 +18,7 @@ static struct {
   uint64_t out[FO_N];                     /* samples outside the program's text */
   uint64_t off;                           /* samples while counting was off */
   uint64_t threads;                       /* threads attached (each with its timer) */
+  uint64_t own_ns[2];                     /* CPU time of libprof's threads (helper, poller) */
   uint64_t cpu0;                          /* process CPU time (ns) when profiling began */
 } F;
 
@@ -85,7 +86,18 @@ static void facts_after_fork(void)
   memset(F.out, 0, sizeof F.out);
   F.off = 0;
   F.threads = 1;                 /* the thread that forked */
+  F.own_ns[0] = F.own_ns[1] = 0; /* (their threads are made again) */
   F.cpu0 = facts_cpu_ns();
+}
+
+/* libprof's own thread K (0 the snapshot helper, 1 the objects' poller)
+   says how much CPU it has used: it takes no sample, so that time is
+   owed nothing. */
+static void facts_own(int k)
+{
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return;
+  __atomic_store_n(&F.own_ns[k], (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, __ATOMIC_RELAXED);
 }
 
 /* From the sampling handler: N samples at PC, outside the program's text

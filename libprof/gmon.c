@@ -5,10 +5,10 @@
  *   state.h    the runtime's state and thread-local marks
  *   base.c     memory, thread ids, locks, masks, messages, names
  *   count.c    counting: the threads' arc tables and the shared one
- *   objects.c  the process's other objects and their histograms
- *   stacks.c   real stacks (LIBPROF_STACKS): the walk and their table
  *   facts.c    samples outside the program's text, CPU time, for the
  *              profile's facts records
+ *   objects.c  the process's other objects and their histograms
+ *   stacks.c   real stacks (LIBPROF_STACKS): the walk and their table
  *   sample.c   sampling: timers, the signal handler, masks kept open
  *   write.c    writing: the GNU format, files whole or not at all
  *   gmon.c     (this file) control: settings, start-up, the mcount slow
@@ -46,9 +46,9 @@
 #include "state.h"
 #include "base.c"
 #include "count.c"
+#include "facts.c"
 #include "objects.c"
 #include "stacks.c"
-#include "facts.c"
 #include "sample.c"
 #include "write.c"
 
@@ -620,6 +620,7 @@ static void *helper_main(void *arg)
     }
     if (P.final) return NULL;
     snapshot(NULL);
+    facts_own(0);
     if (step) {
       /* a snapshot longer than the interval: the next one an interval
          after it ends, not at once to catch up */

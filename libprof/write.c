@@ -223,7 +223,8 @@ static void write_fact(wbuf *w, unsigned key, unsigned chunk, uint64_t v)
 static void write_facts(wbuf *w)
 {
   uint64_t hz = P.hz ? (uint64_t)P.hz : 100, cpu = facts_cpu_ns();
-  cpu = cpu > F.cpu0 ? cpu - F.cpu0 : 0;
+  uint64_t own = __atomic_load_n(&F.own_ns[0], __ATOMIC_RELAXED) + __atomic_load_n(&F.own_ns[1], __ATOMIC_RELAXED);
+  cpu = cpu > F.cpu0 + own ? cpu - F.cpu0 - own : 0;   /* libprof's threads' time owes no sample */
   uint64_t text = 0;
   for (size_t i = 0; i < P.nbins; i++) text += __atomic_load_n(&P.bins[i], __ATOMIC_RELAXED);
   uint64_t v[GMON_FACT_NKEYS] = { 0 };
