@@ -55,12 +55,13 @@ done
 say $ok "our report's stdout is the same with and without the facts records"
 
 # GNU gprof: the same output on the file with and without the records
-# (-i counts the records, so it is left out)
+# (-i counts the records, so it is left out; so is -c, with which GNU
+# gprof crashes now and then on these programs, with or without them)
 gnu_same() { # file-with file-without: status 0 when every report is the same
   [ -x /usr/bin/gprof ] || return 0
   mkdir -p ga gb; cp "$1" ga/gmon.out; cp "$2" gb/gmon.out
   r=0
-  for o in "-b -p" "-b -q" "" "-l -b -p" "-A" "-b -p -z" "-C" "-b -c -q" "-T -b"; do
+  for o in "-b -p" "-b -q" "" "-l -b -p" "-A" "-b -p -z" "-C" "-T -b" "-b -p -y"; do
     (cd ga && /usr/bin/gprof $o "$w/outside" gmon.out > ../ga.out 2>&1)
     (cd gb && /usr/bin/gprof $o "$w/outside" gmon.out > ../gb.out 2>&1)
     cmp -s ga.out gb.out || { r=1; echo "GNU gprof $o differs on $1"; diff ga.out gb.out | head -5; }
