@@ -42,7 +42,7 @@
 # bench/mixed.lua: binary trees, a sort with a Lua comparator, string
 # formatting and matching, coroutines, string-keyed tables) and compress
 # (tests/libprof/compress.c, four threads; TVD_COMPRESS_N blocks, default
-# 24); default "interp lua".  bench/selftime.sh runs them all.
+# 96); default "interp lua".  bench/selftime.sh runs them all.
 # Env: TVD_PERF_HZ (perf's rate, default 997), TVD_LIBPROF_HZ (LIBPROF_HZ
 # for the libprof runs; default: libprof's own, 100 Hz), TVD_LUA_SRC (a
 # Lua 5.4 source tree to use instead of apt-get source), TVD_NO_LUA=1.
@@ -106,7 +106,7 @@ progs = sys.argv[5:]
 perf_hz = os.environ.get("TVD_PERF_HZ", "997")
 lp_env = {"LIBPROF_HZ": os.environ["TVD_LIBPROF_HZ"]} if os.environ.get("TVD_LIBPROF_HZ") else {}
 args = {"interp": [n_interp], "lua": ["tvd.lua", lua_scale], "mixed": ["mixed.lua", lua_scale],
-        "compress": [os.environ.get("TVD_COMPRESS_N", "24")]}
+        "compress": [os.environ.get("TVD_COMPRESS_N", "96")]}
 
 def run(cmd, env=None, out=None):
     """Run cmd; return its CPU seconds (user + system, from wait4)."""
