@@ -173,21 +173,23 @@ static void read_hist_rec(Reader *r)
       filename, (unsigned long long)lo, (unsigned long long)hi, n, rate);
   char dimen[HIST_DIMEN_LEN + 1];
   const unsigned char *q = take(r, HIST_DIMEN_LEN + 1);
-  /* libprof's facts (gmon_out.h): no histogram, no range of the file's */
-  if (gmon_facts_is(lo, hi, n, r->p->enc.addr_size)) {
-    unsigned char d[HIST_DIMEN_LEN];
-    memcpy(d, q, HIST_DIMEN_LEN);
+  memcpy(dimen, q, HIST_DIMEN_LEN);
+  dimen[HIST_DIMEN_LEN] = 0;
+  char abbrev = (char)q[HIST_DIMEN_LEN];
+  unsigned char raw[HIST_DIMEN_LEN];         /* (q moves with the window) */
+  memcpy(raw, q, HIST_DIMEN_LEN);
+  /* libprof's facts (gmon_out.h), after a histogram: no range of the
+     file's, but checked against the histogram as GNU checks any record */
+  if (r->p->hist.nrecs && gmon_facts_is(lo, hi, n, r->p->enc.addr_size)) {
+    hist_check(&r->p->hist, filename, lo, hi, n, dimen, abbrev);
     if (avail(r, 2) == 2 && !r->buf[r->pos] && !r->buf[r->pos + 1]) {
       take(r, 2);
       note_hist(r, hi, hi, n);
-      gmon_facts_take(&r->facts, lo, r->p->enc.addr_size, d);
+      gmon_facts_take(&r->facts, lo, r->p->enc.addr_size, raw);
       return;
     }
   }
   note_hist(r, lo, hi, n);
-  memcpy(dimen, q, HIST_DIMEN_LEN);
-  dimen[HIST_DIMEN_LEN] = 0;
-  char abbrev = (char)q[HIST_DIMEN_LEN];
   /* GNU checks the header against earlier records before the samples */
   int k = hist_check(&r->p->hist, filename, lo, hi, n, dimen, abbrev);
   /* a range read before (a merge, -s of many files): added in place */
