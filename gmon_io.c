@@ -44,6 +44,7 @@ typedef struct {
   unsigned char spare[12];
   int spare_read, sum_like;
   uint64_t nhist, hist_out, narcs, arcs_out;
+  GmonFacts facts;               /* libprof's facts records, this file's */
   BoundedIn *in;
   unsigned char buf[1 << 16];
   size_t pos, len;
@@ -168,7 +169,6 @@ static void read_hist_rec(Reader *r)
     msg_fatal("%s: unexpected end of file\n", filename);
   r->p->last_hist_highpc = hi;
   r->p->last_hist_ncnt = n;
-  note_hist(r, lo, hi, n);
   DBG(r->cx->opts.debug, DBG_RECORDS, "records: %s: histogram 0x%llx-0x%llx, %u bins, rate %u\n",
       filename, (unsigned long long)lo, (unsigned long long)hi, n, rate);
   char dimen[HIST_DIMEN_LEN + 1];
@@ -176,6 +176,20 @@ static void read_hist_rec(Reader *r)
   memcpy(dimen, q, HIST_DIMEN_LEN);
   dimen[HIST_DIMEN_LEN] = 0;
   char abbrev = (char)q[HIST_DIMEN_LEN];
+  unsigned char raw[HIST_DIMEN_LEN];         /* (q moves with the window) */
+  memcpy(raw, q, HIST_DIMEN_LEN);
+  /* libprof's facts (gmon_out.h), after a histogram: no range of the
+     file's, but checked against the histogram as GNU checks any record */
+  if (r->p->hist.nrecs && gmon_facts_is(lo, hi, n, r->p->enc.addr_size)) {
+    hist_check(&r->p->hist, filename, lo, hi, n, dimen, abbrev);
+    if (avail(r, 2) == 2 && !r->buf[r->pos] && !r->buf[r->pos + 1]) {
+      take(r, 2);
+      note_hist(r, hi, hi, n);
+      gmon_facts_take(&r->facts, lo, r->p->enc.addr_size, raw);
+      return;
+    }
+  }
+  note_hist(r, lo, hi, n);
   /* GNU checks the header against earlier records before the samples */
   int k = hist_check(&r->p->hist, filename, lo, hi, n, dimen, abbrev);
   /* a range read before (a merge, -s of many files): added in place */
@@ -486,6 +500,7 @@ void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, B
   memset(r->spare, 0, sizeof r->spare);
   r->spare_read = r->sum_like = 0;
   r->nhist = r->hist_out = r->narcs = r->arcs_out = 0;
+  memset(&r->facts, 0, sizeof r->facts);
   r->in = in;
   r->pos = r->len = 0;
   /* the reader has a window of its own: stdio's buffer would only copy
@@ -507,6 +522,7 @@ void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, B
     read_bsd(r, format == FF_44BSD);
   }
   check_origin(r);
+  gmon_facts_merge(&p->facts, &r->facts);
   if (cx->opts.info) {
     printf("File `%s' (version %d) contains:\n", filename, r->version);
     printf("\t%d %s\n", r->nrec_hist, plural(r->nrec_hist, "histogram record", "histogram records"));
@@ -564,6 +580,7 @@ void gmon_out_write(Profile *p, const SymTab *syms, const char *filename)
     gmon_put_hist_head(&out, hs, h);
     for (uint32_t k = 0; k < h->nbins; k++) genc_put_n(&out, h->bins[k] & 0xffff, 2);
   }
+  gmon_facts_write(&p->facts, &out, (uint32_t)hs->hz);
   cg_write_arcs(&p->arc_recs, syms, &out);
   if (p->have_bb && !p->bb.n) {
     /* records that held no blocks still give GNU's gmon.sum one */

@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "call_graph.h"
 #include "basic_blocks.h"
+#include "gmon_facts.h"
 
 typedef struct {
   GmonEnc enc;                  /* the object's byte order and width */
@@ -26,6 +27,7 @@ typedef struct {
      count of the last histogram header read */
   vma_t last_hist_highpc;
   uint32_t last_hist_ncnt;
+  GmonFacts facts;              /* libprof's facts, summed over the files */
 } Profile;
 
 /* What the command line asks of the reader (options.h; the driver fills

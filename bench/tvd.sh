@@ -38,6 +38,11 @@
 # build's, medians (and least) over the rounds.
 #
 # Usage: bench/tvd.sh [rounds [interp-N [lua-scale]]]    (default 10 300000 1)
+# TVD_PROGS: the programs, among interp, lua (bench/tvd.lua), mixed (Lua on
+# bench/mixed.lua: binary trees, a sort with a Lua comparator, string
+# formatting and matching, coroutines, string-keyed tables) and compress
+# (tests/libprof/compress.c, four threads; TVD_COMPRESS_N blocks, default
+# 96); default "interp lua".  bench/selftime.sh runs them all.
 # Env: TVD_PERF_HZ (perf's rate, default 997), TVD_LIBPROF_HZ (LIBPROF_HZ
 # for the libprof runs; default: libprof's own, 100 Hz), TVD_LUA_SRC (a
 # Lua 5.4 source tree to use instead of apt-get source), TVD_NO_LUA=1.
@@ -51,13 +56,19 @@ d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 cd "$d"
 lp="-L$top/libprof -lprof"
 
-cc -O2 -g "$top/tests/libprof/interp.c" -o interp_plain
-cc -O2 -g -pg "$top/tests/libprof/interp.c" -o interp_glibc
-cc -O2 -g -pg "$top/tests/libprof/interp.c" -o interp_libprof $lp
-cc -O2 -g -pg -mfentry "$top/tests/libprof/interp.c" -o interp_fentry $lp
-progs="interp"
+want=" ${TVD_PROGS:-interp lua} "
+progs=
+for c in interp compress; do
+  case $want in *" $c "*) ;; *) continue;; esac
+  cc -O2 -g "$top/tests/libprof/$c.c" -o ${c}_plain -lpthread
+  cc -O2 -g -pg "$top/tests/libprof/$c.c" -o ${c}_glibc -lpthread
+  cc -O2 -g -pg "$top/tests/libprof/$c.c" -o ${c}_libprof $lp -lpthread
+  cc -O2 -g -pg -mfentry "$top/tests/libprof/$c.c" -o ${c}_fentry $lp -lpthread
+  progs="$progs $c"
+done
 
 lua=
+case $want in *" lua "*|*" mixed "*) ;; *) TVD_NO_LUA=1;; esac
 if [ -n "$TVD_NO_LUA" ]; then
   echo "Lua: skipped (TVD_NO_LUA)"
 elif [ -n "$TVD_LUA_SRC" ]; then
@@ -81,18 +92,21 @@ if [ -n "$lua" ]; then
   lb -pg -o lua_libprof $lp & p1=$!
   lb -pg -mfentry -o lua_fentry $lp & p2=$!
   wait $p1; wait $p2
-  cp "$top/bench/tvd.lua" .
-  progs="$progs lua"
+  cp "$top/bench/tvd.lua" "$top/bench/mixed.lua" .
+  case $want in *" lua "*) progs="$progs lua";; esac
+  # (hard links: perf names the object by the name it was run as)
+  case $want in *" mixed "*) for k in plain glibc libprof fentry; do ln lua_$k mixed_$k; done; progs="$progs mixed";; esac
 fi
 
 python3 - "$top/gprof" "$rounds" "$n_interp" "$lua_scale" $progs <<'EOF'
-import math, os, random, re, statistics, subprocess, sys
+import json, math, os, random, re, statistics, subprocess, sys
 
 gprof, rounds, n_interp, lua_scale = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 progs = sys.argv[5:]
 perf_hz = os.environ.get("TVD_PERF_HZ", "997")
 lp_env = {"LIBPROF_HZ": os.environ["TVD_LIBPROF_HZ"]} if os.environ.get("TVD_LIBPROF_HZ") else {}
-args = {"interp": [n_interp], "lua": ["tvd.lua", lua_scale]}
+args = {"interp": [n_interp], "lua": ["tvd.lua", lua_scale], "mixed": ["mixed.lua", lua_scale],
+        "compress": [os.environ.get("TVD_COMPRESS_N", "96")]}
 
 def run(cmd, env=None, out=None):
     """Run cmd; return its CPU seconds (user + system, from wait4)."""
@@ -105,15 +119,13 @@ def run(cmd, env=None, out=None):
     return ru.ru_utime + ru.ru_stime
 
 def flat(binary, gmon):
-    """{function: self seconds} from our gprof's flat profile."""
-    r = subprocess.run([gprof, "-b", "-p", binary, gmon], capture_output=True, text=True, check=True).stdout
+    """{function: self seconds} from our gprof's flat profile, exact (--json):
+    the printed report rounds to 0.01 s, which at 1 kHz drops every function
+    under 5 ms a run and moves its share to the others (issue 34)."""
+    r = subprocess.run([gprof, "--json=-", binary, gmon], capture_output=True, text=True, check=True).stdout
     prof = {}
-    for line in r.splitlines():
-        f = line.split()
-        if len(f) < 4 or not re.match(r"^[0-9.]+$", f[0]) or not re.match(r"^[0-9.]+$", f[2]): continue
-        i = 3
-        while i < len(f) - 1 and re.match(r"^[0-9.]+$", f[i]): i += 1
-        prof[" ".join(f[i:])] = prof.get(" ".join(f[i:]), 0) + float(f[2])
+    for e in json.loads(r).get("flat_profile", []):
+        if e.get("self_seconds"): prof[e["display"]] = prof.get(e["display"], 0) + e["self_seconds"]
     return prof
 
 def visible(binary, gmon):

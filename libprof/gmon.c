@@ -5,6 +5,8 @@
  *   state.h    the runtime's state and thread-local marks
  *   base.c     memory, thread ids, locks, masks, messages, names
  *   count.c    counting: the threads' arc tables and the shared one
+ *   facts.c    samples outside the program's text, CPU time, for the
+ *              profile's facts records
  *   objects.c  the process's other objects and their histograms
  *   stacks.c   real stacks (LIBPROF_STACKS): the walk and their table
  *   sample.c   sampling: timers, the signal handler, masks kept open
@@ -44,6 +46,7 @@
 #include "state.h"
 #include "base.c"
 #include "count.c"
+#include "facts.c"
 #include "cfi.c"
 #include "objects.c"
 #include "stacks.c"
@@ -71,6 +74,7 @@ static prof_tab *thread_attach(void)
   stacks_thread_bounds();
   outside_end(k);
   start_thread_timer();
+  __atomic_fetch_add(&F.threads, 1, __ATOMIC_RELAXED);
   return t;
 }
 
@@ -350,6 +354,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   if (P.stack_depth && !stacks_init(P.stack_depth, P.stack_slots))
     say("libprof: out of memory for LIBPROF_STACKS; no stacks\n", NULL, NULL);
   P.pid = getpid();
+  facts_init();
   sample_prebind();
   timers_start();
   O.code_next = P.textsize;      /* the program's codes are its offsets */
@@ -632,6 +637,7 @@ static void *helper_main(void *arg)
     }
     if (P.final) return NULL;
     snapshot(NULL);
+    facts_own(0);
     if (step) {
       /* a snapshot longer than the interval: the next one an interval
          after it ends, not at once to catch up */
@@ -690,6 +696,8 @@ static void child_after_fork(void)
   __atomic_store_n(&P.write_lock, 0, __ATOMIC_RELEASE);
   if (P.started && P.bins) {
     memset(P.bins, 0, P.nbins * sizeof *P.bins);
+    P.overhead_ticks = 0;
+    facts_after_fork();
     count_after_fork();
     stacks_after_fork();
     if (P.objects || S.depth) {             /* the objects' counts too, and a poller of its own */

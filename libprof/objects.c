@@ -639,6 +639,7 @@ static void *objects_poller(void *arg)
   while (!__atomic_load_n(&P.final, __ATOMIC_ACQUIRE)) {
     nanosleep(&ms20, NULL);
     objects_scan(__atomic_load_n(&O.pending, __ATOMIC_RELAXED));   /* (a load put off: again) */
+    facts_own(1);
   }
   return NULL;
 }

@@ -109,8 +109,6 @@ static void sample_prebind(void)
   if (m != MAP_FAILED) munmap(m, 4096);
 }
 
-enum { CLK_NONE, CLK_PERF, CLK_TIMER, CLK_ITIMER };
-static const char *const clock_names[] = { "none", "perf-event", "posix-timer", "itimer" };
 /* si_value of libprof's own process-wide and outside-made timers */
 #define TV_SCAN 0x5ca9
 #define TV_FOREIGN 0xf0e1
@@ -166,7 +164,10 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
       && ticks_seen * (uint64_t)period_ns() >= 10000000u)
     clock_upgrade();
   last_bin = NO_BIN;
-  if (!P.enabled || !P.bins) return;
+  if (!P.enabled || !P.bins) {
+    if (P.bins) facts_off(n);
+    return;
+  }
   int in_runtime = in_libprof || (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end);
   if (ticks_seen >= rehome_at && !in_runtime) {
     count_rehome();              /* at 4, 16, 64, ... ticks of the thread */
@@ -191,6 +192,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
   if (S.depth) stacks_record(uc, pc, n);
   uintptr_t off = pc - P.lowpc;
   if (off >= P.textsize) {
+    facts_outside(pc, n);
     if (P.objects) objects_credit(pc, n);
     return;
   }

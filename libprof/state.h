@@ -102,6 +102,10 @@ static __thread size_t last_bin;
 static __thread uintptr_t slow_self;   /* selfpc, while in the slow path */
 #define NO_BIN ((size_t)-1)
 enum { OV_DROP, OV_CHARGE, OV_REPORT };
+/* the sampling clocks (sample.c) and their names in the profile (the
+   stack file's `clock`, the facts records) */
+enum { CLK_NONE, CLK_PERF, CLK_TIMER, CLK_ITIMER };
+static const char *const clock_names[] = { "none", "perf-event", "posix-timer", "itimer" };
 
 /* What a program that sandboxes itself leaves libprof (see
    before_sandbox): the final file opened before, and a copy of stderr

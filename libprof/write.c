@@ -199,11 +199,68 @@ static void write_arc(wbuf *w, uintptr_t from, uintptr_t self, uint64_t c64)
   }
 }
 
+/* One facts record (gmon_out.h): key KEY, chunk CHUNK, value V (48 bits). */
+static void write_fact(wbuf *w, unsigned key, unsigned chunk, uint64_t v)
+{
+  const int as = (int)sizeof(void *);
+  uint64_t lo = (as == 8 ? GMON_FACTS_BASE64 : GMON_FACTS_BASE32) + 4u * (uint64_t)(key * 8 + chunk);
+  unsigned char d[HIST_DIMEN_LEN + 1] = "seconds";
+  d[8] = GMON_FACTS_MARK;
+  for (int i = 0; i < 6; i++) d[9 + i] = (unsigned char)(v >> (8 * i));
+  d[HIST_DIMEN_LEN] = 's';
+  wbytes(w, "\0", 1);
+  wint(w, lo, as);
+  wint(w, lo + 4, as);
+  wint(w, 1, 4);
+  wint(w, P.hz ? (uint64_t)P.hz : 100, 4);
+  wbytes(w, d, sizeof d);
+  wint(w, 0, 2);
+}
+
+/* The facts records, after the program's histogram: what the histogram
+   holds, what it does not (facts.c), and the samples owed by the CPU time
+   the process used since profiling began that no count holds. */
+static void write_facts(wbuf *w)
+{
+  uint64_t hz = P.hz ? (uint64_t)P.hz : 100, cpu = facts_cpu_ns();
+  uint64_t own = __atomic_load_n(&F.own_ns[0], __ATOMIC_RELAXED) + __atomic_load_n(&F.own_ns[1], __ATOMIC_RELAXED);
+  cpu = cpu > F.cpu0 + own ? cpu - F.cpu0 - own : 0;   /* libprof's threads' time owes no sample */
+  uint64_t text = 0;
+  for (size_t i = 0; i < P.nbins; i++) text += __atomic_load_n(&P.bins[i], __ATOMIC_RELAXED);
+  uint64_t v[GMON_FACT_NKEYS] = { 0 };
+  v[GMON_FACT_VERSION] = 1;
+  v[GMON_FACT_HZ] = hz;
+  v[GMON_FACT_TEXT] = text;
+  v[GMON_FACT_LIBC] = __atomic_load_n(&F.out[FO_LIBC], __ATOMIC_RELAXED);
+  v[GMON_FACT_LOADER] = __atomic_load_n(&F.out[FO_LOADER], __ATOMIC_RELAXED);
+  v[GMON_FACT_VDSO] = __atomic_load_n(&F.out[FO_VDSO], __ATOMIC_RELAXED);
+  v[GMON_FACT_OTHER] = __atomic_load_n(&F.out[FO_OTHER], __ATOMIC_RELAXED);
+  v[GMON_FACT_LIBPROF] = __atomic_load_n(&P.overhead_ticks, __ATOMIC_RELAXED);
+  v[GMON_FACT_OFF] = __atomic_load_n(&F.off, __ATOMIC_RELAXED);
+  v[GMON_FACT_CPU_US] = cpu / 1000u;
+  uint64_t owed = cpu / 1000000u * hz / 1000u, seen = 0;
+  for (int k = GMON_FACT_TEXT; k <= GMON_FACT_OFF; k++) seen += v[k];
+  v[GMON_FACT_NOT_TAKEN] = owed > seen ? owed - seen : 0;
+  v[GMON_FACT_OBJECTS] = P.objects ? 1 : 0;
+  v[GMON_FACT_RUNS] = 1;
+  v[GMON_FACT_THREADS] = __atomic_load_n(&F.threads, __ATOMIC_RELAXED);
+  for (unsigned k = GMON_FACT_VERSION; k < GMON_FACT_NKEYS; k++)
+    if (k != GMON_FACT_CLOCK) write_fact(w, k, 0, v[k]);
+  const char *clk = facts_clock();
+  size_t len = strlen(clk);
+  for (unsigned c = 0; c * 6 < len && c < 8; c++) {
+    uint64_t x = 0;
+    for (unsigned i = 0; i < 6 && c * 6 + i < len; i++) x |= (uint64_t)(unsigned char)clk[c * 6 + i] << (8 * i);
+    write_fact(w, GMON_FACT_CLOCK, c, x);
+  }
+}
+
 static void write_data(wbuf *w)
 {
   write_header(w, P.id, P.idlen);
   /* addresses as the object has them (PIE load bias removed) */
   write_hist(w, P.lowpc - P.bias, P.highpc - P.bias, P.bins, P.nbins);
+  write_facts(w);
   sum_tab sum = { NULL, 0, 0 };
   if ((w->err = sum_tables(&sum, 0))) return;
   for (uint64_t i = 0; i <= sum.mask; i++) {
