@@ -724,14 +724,21 @@ static void foreign_sample(uintptr_t pc, uint32_t n)
 {
   __atomic_fetch_add(&P.signals, 1, __ATOMIC_RELAXED);
   __atomic_fetch_add(&P.samples, n, __ATOMIC_RELAXED);
-  if (!P.enabled || !P.bins) return;
+  if (!P.enabled || !P.bins) {
+    if (P.bins) facts_off(n);
+    return;
+  }
   if (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end) {
     __atomic_fetch_add(&P.overhead_ticks, n, __ATOMIC_RELAXED);
     return;
   }
   uintptr_t off = pc - P.lowpc;
-  if (off < P.textsize) __atomic_fetch_add(&P.bins[off / HIST_GRANULE], n, __ATOMIC_RELAXED);
-  else if (P.objects) objects_credit(pc, n);
+  if (off < P.textsize) {
+    __atomic_fetch_add(&P.bins[off / HIST_GRANULE], n, __ATOMIC_RELAXED);
+    return;
+  }
+  facts_outside(pc, n);          /* (atomics only: no thread storage) */
+  if (P.objects) objects_credit(pc, n);
 }
 
 /* The sampling signal: a real-time signal nobody uses (the highest whose
