@@ -475,7 +475,9 @@ static void read_profiles(Run *r)
   for (int i = 0; i < r->nfiles; i++) gmon_out_read(prof, &cx, r->files[i]);
   gmon_finish(prof);
   if (o->want_info) exit(0);
-  gmon_facts_note(&prof->facts, r->nfiles == 1 ? r->files[0] : "the profiles", o->objects);
+  /* (not while summing: the sum keeps the facts, and reading it says so) */
+  if (!(r->style & STYLE_SUM))
+    gmon_facts_note(&prof->facts, r->nfiles == 1 ? r->files[0] : "the profiles", o->objects);
   if ((o->line || (r->style & STYLE_SUM)) && prof->have_bb) bb_assign(&prof->bb, &r->syms);
   if (r->style & STYLE_SUM) gmon_out_write(prof, &r->syms, "gmon.sum");
   if (r->style & STYLE_SUM) {   /* -s keeps the stacks, and the objects without --objects too */
