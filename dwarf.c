@@ -598,11 +598,6 @@ static int cmp_range(const void *a, const void *b)
   return (x->order > y->order) - (x->order < y->order);
 }
 
-static int cmp_vma(const void *a, const void *b)
-{
-  vma_t x = *(const vma_t *)a, y = *(const vma_t *)b;
-  return (x > y) - (x < y);
-}
 
 DwInfo *dw_open(Core *core, unsigned debug)
 {
@@ -713,7 +708,7 @@ const DwSeg *dw_segments(DwInfo *dw, vma_t lo, vma_t hi, size_t *n)
     pts[np++] = dw->ranges[i].lo;
     pts[np++] = dw->ranges[i].hi;
   }
-  qsort(pts, np, sizeof *pts, cmp_vma);
+  qsort(pts, np, sizeof *pts, util_cmp_vma);
   size_t *act = NULL, nact = 0, capact = 0, ri = 0, li = 0;
   const Row *cur = NULL;
   dw->nsegs = 0;

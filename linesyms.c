@@ -20,11 +20,6 @@ static void addr_push(AddrVec *a, vma_t x)
   a->v[a->n++] = x;
 }
 
-static int cmp_vma(const void *a, const void *b)
-{
-  vma_t x = *(const vma_t *)a, y = *(const vma_t *)b;
-  return (x > y) - (x < y);
-}
 
 /* ---- .debug_line: only where rows start, not what they say ---- */
 /* Appends the address of every row and of every sequence end of the line
@@ -111,7 +106,7 @@ static vma_t *query_points(Core *core, vma_t lo, vma_t hi, size_t *np)
   if (!ok) { free(a.v); return NULL; }
   addr_push(&a, lo);
   size_t m = 0;
-  if (a.n) qsort(a.v, a.n, sizeof *a.v, cmp_vma);
+  if (a.n) qsort(a.v, a.n, sizeof *a.v, util_cmp_vma);
   for (size_t i = 0; i < a.n; i++)
     if (a.v[i] >= lo && a.v[i] < hi && (!m || a.v[m - 1] != a.v[i])) a.v[m++] = a.v[i];
   *np = m;

@@ -99,13 +99,10 @@ _Noreturn void fatal_perror(const char *name, const char *msg)
   fatal("%s\n", msg);
 }
 
-void warn_msg(const char *fmt, ...)
+int util_cmp_vma(const void *a, const void *b)
 {
-  va_list ap;
-  fflush(stdout);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
+  vma_t x = *(const vma_t *)a, y = *(const vma_t *)b;
+  return (x > y) - (x < y);
 }
 
 void util_memory_policy(void)

@@ -23,7 +23,7 @@ void util_set_name(const char *whoami);
 const char *util_name(void);
 _Noreturn void fatal(const char *fmt, ...);
 /* The same with the program name first, "gprof: MSG" (GNU's usual
-   prefix; messages that start otherwise use fatal and warn_msg). */
+   prefix; messages that start otherwise use fatal, or print their own). */
 _Noreturn void msg_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* FMT formatted into M (N bytes) with every control character made '?':
@@ -50,8 +50,8 @@ _Noreturn void util_invariant_failed(const char *what, const char *file, int lin
    whatever the interrupted stage had allocated is lost. */
 #include <setjmp.h>
 void util_fatal_trap(jmp_buf *env, int quiet);
-/* As fatal, but the run goes on. */
-void warn_msg(const char *fmt, ...);
+/* qsort's comparison of two vma_t, ascending. */
+int util_cmp_vma(const void *a, const void *b);
 /* Called once at start-up: blocks from 64 KiB go straight to the
    kernel (mmap) and back to it when freed, at a fixed size.  glibc's
    malloc otherwise raises that threshold to the largest block freed so
