@@ -262,7 +262,8 @@ static struct {
   uint64_t down_ns;              /* process CPU time when sampling stopped (no signal left) */
   int scan_kid;                  /* the process-wide timer that runs threads_scan, -1 none */
   unsigned gen, skip, backoff;
-} T = { 0, NULL, 0, 0, -1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0 };
+  int last_count;                /* T.count at the scan timer's last tick */
+} T = { 0, NULL, 0, 0, -1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0 };
 static __thread int my_treg;     /* 1 + this thread's entry, 0 none */
 
 static int timers_enter(sigset_t *old)
@@ -564,6 +565,16 @@ static void threads_scan(void)
       || !__atomic_compare_exchange_n(&T.lock, &zero, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
     errno = err;
     return;
+  }
+  /* threads registering themselves since the last tick (a storm of
+     thread starts): no scan until the registry holds still for a tick.
+     A scan reads every task and looks each up among the entries, under
+     the lock the starting threads wait for: during 10,000 starts that
+     fed itself (their spinning is CPU time, which ticks the scan timer)
+     and under AddressSanitizer never ended. */
+  if (T.count != T.last_count) {
+    T.last_count = T.count;
+    goto out;
   }
   int own = __atomic_load_n(&P.nown, __ATOMIC_ACQUIRE);
   int n = threads_now();
@@ -903,6 +914,7 @@ static void timers_after_fork(void)
   T.free = -1;
   T.count = T.foreign = 0;
   T.skip = T.backoff = 0;
+  T.last_count = 0;
   my_treg = 0;
   if (P.clock == CLK_ITIMER && P.sig == SIGPROF) {
     itimer_mark = process_cpu_ns();

@@ -94,3 +94,17 @@ for c in default timer itimer; do
   say $? "clock $c: pthreads in code without -pg and a raw clone() at 3:1:2 of CPU get ${a:-0} : ${b:-0} : ${k:-0} s (of $cpu s)"
 done
 unset LIBPROF_CLOCK
+
+# 10,000 live threads started at once: the scan for threads made by other
+# means waits for the starts to settle (it read every task under the lock
+# the starting threads spin on, and their spinning ticked its timer again:
+# 3x the CPU of LIBPROF_HZ=0, and no end under AddressSanitizer)
+cc -O1 -pg "$here/many_live.c" -o live $lp 2> /dev/null
+cpu_of() { /usr/bin/time -f '%U %S' "$@" 2>&1 > /dev/null | tail -1 | awk '{print $1 + $2}'; }
+if [ -x /usr/bin/time ] && [ -x live ]; then
+  base=$(LIBPROF_HZ=0 cpu_of ./live 10000); withc=$(LIBPROF_HZ=1000 cpu_of timeout 120 ./live 10000)
+  awk -v b="$base" -v w="$withc" 'BEGIN { exit !(w <= 2 * b + 0.5) }'
+  say $? "10,000 live threads at 1 kHz: ${withc}s of CPU against ${base}s without sampling (at most 2x + 0.5 s)"
+else
+  echo "skip 10,000 live threads (no /usr/bin/time)"
+fi
