@@ -317,7 +317,13 @@ static void *arm_perf(pid_t t, int sig)
 {
 #ifdef PROF_PERF
   struct perf_event_attr a;
-  memset(&a, 0, sizeof a);
+  /* zeroed by hand: a memset call would be an interceptor's under the
+     sanitizers, on a small stack (the empty asm keeps gcc from making
+     the loop a memset again) */
+  for (size_t i = 0; i < sizeof a; i++) {
+    ((volatile unsigned char *)&a)[i] = 0;
+    __asm__ volatile("");
+  }
   a.size = sizeof a;
   a.type = PERF_TYPE_SOFTWARE;
   a.config = PERF_COUNT_SW_TASK_CLOCK;
@@ -328,12 +334,19 @@ static void *arm_perf(pid_t t, int sig)
   if (fd < 0) return NULL;
   /* (enabled at once: an expiry before F_SETFL is not signalled, a
      sample lost at most) */
+  /* system calls made here, not through the C library (or a sanitizer's
+     interceptors of it): this runs in the thread's handler (clock_upgrade)
+     on whatever stack it was interrupted on, an 8 KB signal stack too */
   struct f_owner_ex o = { F_OWNER_TID, t };
   void *m = MAP_FAILED;
-  if (fcntl(fd, F_SETOWN_EX, &o) == 0 && fcntl(fd, F_SETSIG, sig) == 0
-      && fcntl(fd, F_SETFL, O_ASYNC) == 0)
-    m = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
-  close(fd);
+  if (syscall(SYS_fcntl, fd, F_SETOWN_EX, &o) == 0 && syscall(SYS_fcntl, fd, F_SETSIG, sig) == 0
+      && syscall(SYS_fcntl, fd, F_SETFL, O_ASYNC) == 0)
+#ifdef SYS_mmap2
+    m = (void *)syscall(SYS_mmap2, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
+#else
+    m = (void *)syscall(SYS_mmap, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
+#endif
+  syscall(SYS_close, fd);
   return m == MAP_FAILED ? NULL : m;
 #else
   (void)t; (void)sig;
@@ -500,6 +513,13 @@ static void stop_thread_timer(void)
 static void clock_upgrade(void)
 {
   int err = errno;
+  /* not on a signal stack (a program's SA_ONSTACK handler interrupted):
+     such stacks are small (8 KB), and the next signal will do */
+  stack_t ss;
+  if (syscall(SYS_sigaltstack, NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK)) {
+    errno = err;
+    return;
+  }
   if (!my_treg || !lock_take(&T.lock, 0)) return;   /* (busy: the next signal) */
   clock_upgraded = 1;
   treg *e = &T.e[my_treg - 1];

@@ -46,7 +46,12 @@ cd "$OUT"
 cc -O2 -g -pg -no-pie $P/clones.c -o clones -L"$top/libprof" -lprof || bad "building clones"
 have=$(nm clones | awk '$3 ~ /\.(isra|part|constprop)\.[0-9]|\.cold$/ {print $3}' | tr '\n' ' ')
 for c in isra part constprop cold; do
-  case $have in *.$c*) ;; *) bad "clones: gcc made no .$c clone (it has: $have)";; esac
+  # (the sanitizers' build is compiled otherwise and may make fewer)
+  case $have in
+    *.$c*) ;;
+    *) if [ -n "$LIBPROF_SANITIZED" ]; then echo "skip clones: no .$c clone in the sanitizers' build (it has: $have)"
+       else bad "clones: gcc made no .$c clone (it has: $have)"; fi;;
+  esac
 done
 LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./clones 20 > /dev/null || bad "running clones"
 gprof -b clones gmon.out > plain.txt 2> plain.err

@@ -141,6 +141,10 @@ def pprof(none, force, want_maps):
         if not n or n.startswith('[') or whole == a.get(i, (0, '', ''))[2]:
             continue           # pprof found nothing there, or kept ours
         ours = re.sub(r' \[[^]]*\]$', '', a.get(i, (0, '', ''))[1])
+        # (a sanitizer's runtime defines its interceptors under two names
+        # at one address: malloc and __interceptor_malloc; either is right)
+        if ours != n and re.match(r'lib(a|ub|t)san', maps.get(m) or ''):
+            continue
         if ours != n:
             bad.append((maps.get(m), ours, n))
         named[maps.get(m)] += 1
