@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <vector>
 
-static volatile unsigned long sink;
+// one sink per thread: a shared one is a cache line the two threads
+// fight over, and how often they fight depends on how their phases
+// line up -- the same work then took three times as long in one run as
+// in the next, and the before/after difference came out reversed
+static __thread volatile unsigned long sink;
 
 // each function's time its own (inlined loop), so that the flat profile
 // shows the change too
