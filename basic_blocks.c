@@ -1,6 +1,6 @@
 /* basic_blocks.c -- basic-block count records. */
 #include <stdlib.h>
-#include "options.h"
+#include "util/options.h"
 #include "basic_blocks.h"
 #include "gmon_out.h"
 

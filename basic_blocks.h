@@ -4,8 +4,8 @@
  * take them. */
 #ifndef BASIC_BLOCKS_H
 #define BASIC_BLOCKS_H
-#include "util.h"
-#include "gmon_enc.h"
+#include "util/util.h"
+#include "gmon/enc.h"
 #include "symtab.h"
 
 typedef struct { vma_t addr, count; } BBCount;

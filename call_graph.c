@@ -3,8 +3,8 @@
 #include <string.h>
 #include "call_graph.h"
 #include "core.h"
-#include "linesyms.h"
-#include "options.h"
+#include "lines/linesyms.h"
+#include "util/options.h"
 #include "gmon_out.h"
 
 /* Arcs as read, kept for gmon.sum: GNU writes them per source line. */

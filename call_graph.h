@@ -11,7 +11,7 @@
 #define CALL_GRAPH_H
 #include "cg_arcs.h"
 #include "sym_ids.h"
-#include "gmon_enc.h"
+#include "gmon/enc.h"
 
 typedef struct ArcRec ArcRec;
 typedef struct ArcSlot ArcSlot;

@@ -1,6 +1,6 @@
 /* callscan.c -- the finders' shared steps: reading an instruction word
  * and reporting a call (see callscan.h). */
-#include "options.h"
+#include "util/options.h"
 #include "callscan.h"
 
 int callscan_word32(const CallScan *cs, vma_t pc, uint32_t *w)

@@ -2,7 +2,7 @@
  * their ends' lists. */
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "util/options.h"
 #include "cg_arcs.h"
 
 void cg_init(CallGraph *cg)

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "util/options.h"
 #include "cg_dfn.h"
 
 #define DFN_BUSY (-1)

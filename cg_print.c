@@ -1,11 +1,11 @@
 /* cg_print.c -- printing the call graph entries and the index. */
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "util/options.h"
 #include "cg_print.h"
 #include "sym_ids.h"
 #include "source.h"
-#include "fmt.h"
+#include "util/fmt.h"
 
 static const char dashes[] = "-----------------------------------------------\n";
 

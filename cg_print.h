@@ -7,7 +7,7 @@
 #ifndef CG_PRINT_H
 #define CG_PRINT_H
 #include "cg_arcs.h"
-#include "options.h"
+#include "util/options.h"
 void cg_print(const CallGraph *cg, const SymTab *tab, double hz, long granularity, const Options *o);
 void cg_print_index(const CallGraph *cg, const SymTab *tab, const Options *o);
 void print_notice(void);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "options.h"
+#include "util/options.h"
 #include "core.h"
 
 void core_init(Core *c, const char *filename)

@@ -6,7 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "util/options.h"
 #include "corefile.h"
 
 static int dotted_ok(const char *n);

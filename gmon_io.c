@@ -1,7 +1,7 @@
 /* gmon_io.c -- reading profile data (GNU, BSD, 4.4BSD) and writing gmon.sum. */
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "util/options.h"
 #include "gmon_io.h"
 #include "gmon_out.h"
 

@@ -12,7 +12,7 @@
 #include "hist.h"
 #include "call_graph.h"
 #include "basic_blocks.h"
-#include "gmon_facts.h"
+#include "gmon/facts.h"
 
 typedef struct {
   GmonEnc enc;                  /* the object's byte order and width */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libiberty/demangle.h>
-#include "options.h"
+#include "util/options.h"
 #include "sym_ids.h"
 #include "source.h"
 

@@ -1,7 +1,7 @@
 /* symtab.c -- sorting, de-duplication and binary-search lookup of symbols. */
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "util/options.h"
 #include "symtab.h"
 
 void sym_init(Sym *s)

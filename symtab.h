@@ -15,7 +15,7 @@
 #ifndef SYMTAB_H
 #define SYMTAB_H
 #include <stddef.h>
-#include "util.h"
+#include "util/util.h"
 
 struct Arc;
 struct Core;

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
-#include "util.h"
+#include "util/options.h"
+#include "util/util.h"
 #include "symtab.h"
 
 static inline Options *fuzz_options(void)

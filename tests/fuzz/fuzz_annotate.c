@@ -2,7 +2,7 @@
  * gives -t and -z, the next ones the annotated lines and counts, the rest
  * is the source file (NUL bytes, no final newline, huge lines...). */
 #include "fuzz.h"
-#include "annotate.h"
+#include "reports/annotate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

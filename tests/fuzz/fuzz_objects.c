@@ -23,14 +23,14 @@
 #include <unistd.h>
 #include "gmon_io.h"
 #include "sym_ids.h"
-#include "objects.h"
-#include "stacks.h"
-#include "stack_times.h"
-#include "cg_analyze.h"
+#include "stacks/objects.h"
+#include "stacks/stacks.h"
+#include "reports/stack_times.h"
+#include "analysis/propagate.h"
 #include "cg_print.h"
-#include "flat.h"
-#include "export.h"
-#include "export_flame.h"
+#include "reports/flat.h"
+#include "exports/export.h"
+#include "exports/flame.h"
 
 static char dir[256], tests[4096], prof[300], folder[320], stackf[320], sum[300], sumdir[320];
 

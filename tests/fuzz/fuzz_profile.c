@@ -6,10 +6,10 @@
 #include "fuzz.h"
 #include "gmon_io.h"
 #include "sym_ids.h"
-#include "cg_analyze.h"
+#include "analysis/propagate.h"
 #include "cg_print.h"
-#include "cg_order.h"
-#include "flat.h"
+#include "reports/cg_order.h"
+#include "reports/flat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,12 +3,12 @@
  * exports that read stacks (--folded, --flame, --pprof). */
 #include <unistd.h>
 #include "fuzz.h"
-#include "stacks.h"
-#include "export.h"
-#include "export_flame.h"
-#include "stack_views.h"
-#include "export_pprof.h"
-#include "stack_times.h"
+#include "stacks/stacks.h"
+#include "exports/export.h"
+#include "exports/flame.h"
+#include "exports/stack_views.h"
+#include "exports/pprof.h"
+#include "reports/stack_times.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

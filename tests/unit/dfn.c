@@ -1,7 +1,7 @@
 /* Unit test: the linear-time depth-first numbering in cg_dfn.c must find
    the same cycle heads, member orders and numbers as the textbook
    stack-walking algorithm, on many random graphs.
-// objs: cg_dfn.o util.o options.o
+// objs: cg_dfn.o util/util.o util/options.o
 */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
    through util_fatal_trap, BoundedIn cutting off a stream that never
    ends, and the profile reader failing early on a file that claims more
    than it holds, leaving a Profile that gmon_free empties.
-// objs: gmon_enc.o gmon_io.o gmon_facts.o hist.o call_graph.o cg_arcs.o cg_dfn.o basic_blocks.o symtab.o sym_ids.o source.o callscan.o core.o dwarf.o linesyms.o i386.o aarch64.o sparc.o mips.o alpha.o vax.o tahoe.o util.o fmt.o options.o
+// objs: gmon/enc.o gmon_io.o gmon/facts.o hist.o call_graph.o cg_arcs.o cg_dfn.o basic_blocks.o symtab.o sym_ids.o source.o callscan.o core.o lines/dwarf.o lines/linesyms.o i386.o aarch64.o sparc.o mips.o alpha.o vax.o tahoe.o util/util.o util/fmt.o util/options.o
 // libs: $BFDLIB -liberty -lz
 */
 #define _GNU_SOURCE

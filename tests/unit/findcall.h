@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "util/options.h"
 #include "core.h"
 
 #define TEXT_VMA 0x2000

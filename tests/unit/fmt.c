@@ -1,13 +1,13 @@
 /* Unit test: fmt.c's fields are byte for byte what printf prints, on
    ties (k + 0.5 units of the last place, exact in binary), their binary
    neighbours, sums and quotients like the reports', and random values.
-// objs: fmt.o util.o
+// objs: util/fmt.o util/util.o
 */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fmt.h"
+#include "util/fmt.h"
 
 static long bad, n;
 

@@ -1,6 +1,6 @@
 /* Unit test: the profile-data readers (GNU format in both byte orders and
    address widths, BSD and 4.4BSD) and their error exits.
-// objs: gmon_enc.o gmon_io.o gmon_facts.o hist.o call_graph.o cg_arcs.o cg_dfn.o basic_blocks.o symtab.o sym_ids.o source.o callscan.o core.o dwarf.o linesyms.o i386.o aarch64.o sparc.o mips.o alpha.o vax.o tahoe.o util.o fmt.o options.o
+// objs: gmon/enc.o gmon_io.o gmon/facts.o hist.o call_graph.o cg_arcs.o cg_dfn.o basic_blocks.o symtab.o sym_ids.o source.o callscan.o core.o lines/dwarf.o lines/linesyms.o i386.o aarch64.o sparc.o mips.o alpha.o vax.o tahoe.o util/util.o util/fmt.o util/options.o
 // libs: $BFDLIB -liberty -lz
 */
 #include <stdio.h>

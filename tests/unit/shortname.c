@@ -2,12 +2,12 @@
    labels (export_dot_wrapped): templates and parameter lists elided,
    operators, lambdas, anonymous namespaces and clones kept, lines within
    the width and nothing lost at the breaks.
-// objs: util.o
+// objs: util/util.o
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export_common.c"
+#include "exports/common.c"
 
 /* what export_common.c calls elsewhere in the analyzer */
 int cg_entry_printed(const Sym *s, int zeros, int line) { (void)s; (void)zeros; (void)line; return 1; }

@@ -4,12 +4,12 @@
    random 64-bit; and name_cmp on name_prefix copies must have strcmp's
    sign on names that share prefixes of every length up to and past 16
    bytes, with bytes above 0x7f.
-// objs: util.o options.o
+// objs: util/util.o util/options.o
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util.h"
+#include "util/util.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)

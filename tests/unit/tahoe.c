@@ -3,7 +3,7 @@
    destination form, operand lengths (a one-byte immediate argument size),
    big-endian displacements and addresses, and what must not count.  A
    mis-decoded form changes the arcs found and fails its case.
-// objs: tahoe.o vax.o callscan.o symtab.o util.o options.o
+// objs: tahoe.o vax.o callscan.o symtab.o util/util.o util/options.o
 */
 #define FINDER_BIG_ENDIAN 1
 #include "findcall.h"

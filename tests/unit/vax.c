@@ -1,7 +1,7 @@
 /* Unit test: the VAX call finder (vax.c) over byte buffers -- each CALLS
    destination form, operand lengths, byte order, and what must not count.
    A mis-decoded form changes the arcs found and fails its case.
-// objs: vax.o callscan.o symtab.o util.o options.o
+// objs: vax.o callscan.o symtab.o util/util.o util/options.o
 */
 #define FINDER_BIG_ENDIAN 0
 #include "findcall.h"

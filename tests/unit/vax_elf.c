@@ -4,7 +4,7 @@
    supported" as GNU does; here the finder is run on the object's own
    symbols and text, clipped to the histogram's range as -c does, and must
    find exactly the calls placed in it.
-// objs: callscan.o core.o corefile.o symtab.o util.o fmt.o options.o cg_arcs.o sym_ids.o source.o i386.o aarch64.o sparc.o mips.o alpha.o vax.o tahoe.o
+// objs: callscan.o core.o corefile.o symtab.o util/util.o util/fmt.o util/options.o cg_arcs.o sym_ids.o source.o i386.o aarch64.o sparc.o mips.o alpha.o vax.o tahoe.o
 // libs: $BFDLIB -liberty -lz
 */
 #include <stdio.h>

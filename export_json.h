@@ -1,7 +1,0 @@
-/* export_json.h -- the whole analysis as JSON (--json), in the schema of
- * doc/gprof.schema.json (details in export_json.c). */
-#ifndef EXPORT_JSON_H
-#define EXPORT_JSON_H
-#include "export_common.h"
-void export_json(FILE *f, const ExportInput *in);
-#endif
