@@ -2,7 +2,7 @@
  *
  * A CallGraph is filled by the profile readers (arc_add, through
  * call_graph.c) and, for -c, by the object's call finders; the analysis
- * (cg_analyze.h) then fills in its cycles and print order, and the
+ * (analysis/propagate.h) then fills in its cycles and print order, and the
  * printers take it as it stands after that.
  *
  * Arcs are hashed on (parent, child) and numbered in the order first
@@ -22,7 +22,7 @@ struct Arc {
   uint64_t count;
   double time;                  /* child's self time propagated to parent */
   double child_time;            /* child's descendants' time propagated */
-  /* how the printers rank it among an entry's lines (cg_analyze.c): 0 a
+  /* how the printers rank it among an entry's lines (analysis/propagate.c): 0 a
      self call, 1 within one cycle, 2 any other */
   unsigned char rank;
 };
@@ -41,7 +41,7 @@ typedef struct {
   size_t narcs, nchunks;
   unsigned debug;               /* -d's bits (options.h), set by the driver:
                                    the traces of the arcs and the analysis */
-  /* filled by cg_assemble (cg_analyze.c) */
+  /* filled by cg_assemble (analysis/propagate.c) */
   Sym *cycles;                  /* cycles[1..ncycles], each a whole cycle */
   int ncycles;
   Sym **members;                /* cycle C's members, in its cyc_next order, */

@@ -43,7 +43,7 @@ struct Sym {
   unsigned print_flag : 1;      /* printed in the call graph */
   unsigned arc_from : 1;        /* matches the left side of a -k (sym_ids.c) */
   unsigned nchildren;
-  /* line 2, the analysis (cg_arcs.c, cg_dfn.c, cg_analyze.c): its arcs,
+  /* line 2, the analysis (cg_arcs.c, cg_dfn.c, analysis/propagate.c): its arcs,
      newest first, set by cg_arcs_settle (runs in one array), and time */
   struct Arc **parents, **children;
   unsigned nparents;

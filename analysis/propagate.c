@@ -1,4 +1,4 @@
-/* cg_analyze.c -- the call-graph analysis: depth-first numbering (cg_dfn.c),
+/* analysis/propagate.c -- the call-graph analysis: depth-first numbering (cg_dfn.c),
  * cycles, which symbols are printed and pass time on, time propagation
  * from children to parents, and the print order. */
 #include <stdlib.h>

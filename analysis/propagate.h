@@ -1,4 +1,4 @@
-/* cg_analyze.h -- the analysis of a filled call graph.
+/* analysis/propagate.h -- the analysis of a filled call graph.
  *
  * cg_assemble numbers the graph depth-first (cg_dfn.c), makes a Sym for
  * each cycle of two or more functions (CallGraph.cycles), decides from

@@ -1,4 +1,4 @@
-/* export_callgrind.c -- the profile in the callgrind format (--callgrind),
+/* exports/callgrind.c -- the profile in the callgrind format (--callgrind),
  * as valgrind's cl-format.html specifies it, for callgrind_annotate and
  * KCachegrind.
  *

@@ -1,4 +1,4 @@
-/* export_common.c -- what the exports share (export_common.h). */
+/* exports/common.c -- what the exports share (exports/common.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* export_common.h -- what the three exports share: what they are given,
+/* exports/common.h -- what the three exports share: what they are given,
  * what was asked of them, the call graph's totals and the writing of
  * strings and numbers in JSON and DOT.
  *
@@ -59,7 +59,7 @@ typedef struct {
   double node_threshold, edge_threshold; /* percent, for --dot */
   size_t max_nodes;                      /* --dot: at most this many, 0 = all */
   int full_names;                        /* --dot-full-names */
-  /* the stacks' pictures (export_flame.c) */
+  /* the stacks' pictures (exports/flame.c) */
   int icicle;                            /* --icicle: the root on top */
   const char *icicle_callers;            /* --icicle=NAME: NAME's callers */
   int thread_roots;                      /* --stacks-thread=all: a root per

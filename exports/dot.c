@@ -1,4 +1,4 @@
-/* export_dot.c -- the call graph as a Graphviz picture (--dot).
+/* exports/dot.c -- the call graph as a Graphviz picture (--dot).
  *
  * One node per entry the text graph prints, functions and cycles as a
  * whole, whose share of the run (the graph's "% time": self plus

@@ -1,7 +1,7 @@
-/* export_dot.h -- the call graph as a Graphviz picture (--dot): the
+/* exports/dot.h -- the call graph as a Graphviz picture (--dot): the
  * entries the text graph prints above --node-threshold, the arcs between
  * them above --edge-threshold, coloured by time, cycles in clusters
- * (details in export_dot.c). */
+ * (details in exports/dot.c). */
 #ifndef EXPORT_DOT_H
 #define EXPORT_DOT_H
 #include "exports/common.h"

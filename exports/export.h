@@ -1,8 +1,8 @@
 /* export.h -- the analysis as data for other tools: Graphviz DOT
- * (--dot, export_dot.h), the callgrind profile format (--callgrind,
- * export_callgrind.h), JSON (--json, export_json.h), pprof's gzipped
- * profile.proto (--pprof, export_pprof.h), and libprof's sampled stacks
- * as folded stacks and a flame graph (--folded, --flame, export_flame.h).
+ * (--dot, exports/dot.h), the callgrind profile format (--callgrind,
+ * exports/callgrind.h), JSON (--json, exports/json.h), pprof's gzipped
+ * profile.proto (--pprof, exports/pprof.h), and libprof's sampled stacks
+ * as folded stacks and a flame graph (--folded, --flame, exports/flame.h).
  *
  * The exports are the rows of one table (export_kinds, in export.c): an
  * export is added by adding a row; the driver makes each row's long
@@ -12,7 +12,7 @@
  * (util.h AtomicFile): all are opened first, then written, then renamed
  * into place; a file that cannot be opened stops the run before anything
  * is written, with "gprof: FILE: reason" and status 1.  FILE "-" is
- * standard output.  pprof's profile.proto (--pprof, export_pprof.h) is
+ * standard output.  pprof's profile.proto (--pprof, exports/pprof.h) is
  * the one binary export. */
 #ifndef EXPORT_H
 #define EXPORT_H

@@ -1,4 +1,4 @@
-/* export_flame.c -- folded stacks and an SVG flame graph (export_flame.h).
+/* exports/flame.c -- folded stacks and an SVG flame graph (exports/flame.h).
  *
  * Both are drawn from one tree: the stacks of all threads merged by frame
  * name from the root down, each node holding the samples of the stacks

@@ -1,4 +1,4 @@
-/* export_flame.h -- the sampled stacks (stacks.h) as a flame graph: the
+/* exports/flame.h -- the sampled stacks (stacks.h) as a flame graph: the
  * folded text flamegraph.pl, inferno and speedscope read (--folded), and
  * a self-contained SVG drawn here (--flame).
  *

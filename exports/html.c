@@ -1,5 +1,5 @@
-/* export_html.c -- the analysis as one self-contained HTML page
- * (export_html.h).
+/* exports/html.c -- the analysis as one self-contained HTML page
+ * (exports/html.h).
  *
  * The data is one JSON object, written to memory first and then into a
  * <script type="application/json"> with every '<' as \u003c (so no text

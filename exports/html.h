@@ -1,4 +1,4 @@
-/* export_html.h -- the whole analysis as one self-contained HTML page
+/* exports/html.h -- the whole analysis as one self-contained HTML page
  * (--html[=FILE]): the flat profile (sortable by each column, filtered by
  * name), the call graph (a function's callers and callees, its cycle, one
  * click from any name), the flame graph when the profile has stacks (the

@@ -1,4 +1,4 @@
-/* export_json.c -- the whole analysis as JSON (--json), in the schema of
+/* exports/json.c -- the whole analysis as JSON (--json), in the schema of
  * doc/gprof.schema.json.
  *
  * Every figure is the one the text reports print, before rounding: times

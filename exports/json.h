@@ -1,5 +1,5 @@
-/* export_json.h -- the whole analysis as JSON (--json), in the schema of
- * doc/gprof.schema.json (details in export_json.c). */
+/* exports/json.h -- the whole analysis as JSON (--json), in the schema of
+ * doc/gprof.schema.json (details in exports/json.c). */
 #ifndef EXPORT_JSON_H
 #define EXPORT_JSON_H
 #include "exports/common.h"

@@ -1,5 +1,5 @@
-/* export_pprof.c -- the profile as pprof's profile.proto, gzipped
- * (--pprof; what is written is in export_pprof.h).
+/* exports/pprof.c -- the profile as pprof's profile.proto, gzipped
+ * (--pprof; what is written is in exports/pprof.h).
  *
  * The message is encoded here: a Profile is a few repeated fields whose
  * wire format needs only varints and length-delimited bytes, which is

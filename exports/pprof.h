@@ -1,4 +1,4 @@
-/* export_pprof.h -- the profile as pprof reads it (--pprof): a gzipped
+/* exports/pprof.h -- the profile as pprof reads it (--pprof): a gzipped
  * perftools.profiles.Profile message (profile.proto), for `go tool pprof`
  * and the tools that read its format.
  *

@@ -1,4 +1,4 @@
-/* gmon_enc.c -- words and addresses in the object's byte order. */
+/* gmon/enc.c -- words and addresses in the object's byte order. */
 #include "gmon/enc.h"
 
 /* Write errors stick to the stream (ferror); the owner checks them when

@@ -1,4 +1,4 @@
-/* gmon_enc.h -- the byte-level encoding of profile data: words and
+/* gmon/enc.h -- the byte-level encoding of profile data: words and
  * addresses in the profiled object's byte order and address width.
  *
  * The bottom of the profile-data layer: the readers (gmon_io.c) decode

@@ -1,5 +1,5 @@
-/* stacks_sum.c -- -s keeps the stacks and the other objects' profiles
- * (stacks_sum.h).
+/* stacks/sum.c -- -s keeps the stacks and the other objects' profiles
+ * (stacks/sum.h).
  *
  * The stack files are summed as text, without the symbol table: each
  * file's frames are mapped to the object of that file whose text holds

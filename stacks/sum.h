@@ -1,11 +1,11 @@
-/* stacks_sum.h -- -s keeps everything: beside gmon.sum, the sum of the
+/* stacks/sum.h -- -s keeps everything: beside gmon.sum, the sum of the
  * runs' stack files (SUM.stacks) and, without --objects too, of their
  * other objects' profiles (SUM.objects/), so that many runs give one
  * flame graph and one --objects report.  doc/notes-html.md until it is
  * in doc/DESIGN.md ("-s keeps the stacks and objects").
  *
  * The summed stack file is written so that it does not depend on where
- * any run loaded anything (see stacks_sum.c): version 1, the program at
+ * any run loaded anything (see stacks/sum.c): version 1, the program at
  * its link-time addresses, each other object at a fixed synthetic base. */
 #ifndef STACKS_SUM_H
 #define STACKS_SUM_H

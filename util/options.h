@@ -11,10 +11,10 @@
  *   - the profile reader gets GmonOptions in its GmonContext (gmon_io.h:
  *     -O, -i, -d, which records are kept, -l/-s for basic blocks);
  *   - the call graph carries -d's bits (CallGraph.debug: cg_arcs.c,
- *     cg_dfn.c, cg_analyze.c);
+ *     cg_dfn.c, analysis/propagate.c);
  *   - the text reports (flat.c, cg_print.c, annotate.c, stack_times.c)
  *     take a const Options *;
- *   - the exports get -z and -s in their ExportInput (export_common.h)
+ *   - the exports get -z and -s in their ExportInput (exports/common.h)
  *     and the --stack-times table made once by the driver.
  *
  * What the inputs turn out to hold (kinds of records, the object's byte

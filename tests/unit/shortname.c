@@ -9,7 +9,7 @@
 #include <string.h>
 #include "exports/common.c"
 
-/* what export_common.c calls elsewhere in the analyzer */
+/* what exports/common.c calls elsewhere in the analyzer */
 int cg_entry_printed(const Sym *s, int zeros, int line) { (void)s; (void)zeros; (void)line; return 1; }
 const char *sym_print_name(const SymTab *tab, const Sym *s) { (void)tab; return s->name; }
 const char *sym_label(const SymTab *tab, const Sym *s) { (void)tab; return s->name; }
