@@ -615,7 +615,7 @@ static void base_input(Run *b, ExportInput *in)
                        prof->have_arcs ? &prof->cg : NULL,
                        NULL,
                        b->stacks.present ? (b->view.v ? &b->view : &b->stacks) : NULL,
-                       NULL, b->options.zeros, 0, NULL, NULL };
+                       NULL, b->options.zeros, 0, NULL, NULL, NULL };
 }
 
 /* The exports name the functions that ran, GCC's clones too (f.isra.0,
@@ -674,14 +674,21 @@ static int write_exports(Run *r, int argc, char **argv)
                      o->keep_arcs ? &prof->arc_recs : NULL,
                      r->stacks.present ? &r->stacks : NULL,
                      o->stack_times ? &r->times : NULL,
-                     o->zeros, o->want_sum && (r->style & STYLE_SUM), NULL, o->src_dirs };
+                     o->zeros, o->want_sum && (r->style & STYLE_SUM), NULL, o->src_dirs, NULL };
   ExportInput base;
   if (r->base) {
     base_input(r->base, &base);
     in.base = &base;
   }
   if (r->stacks.present && r->view.v) in.stacks = &r->view;
+  /* what the writers read beyond the analysis's structs, computed once */
+  FnCosts fc;
+  if (export_needs(ex) & EXPORT_NEEDS_FN_COSTS) {
+    fn_costs_compute(&fc, in.tab, in.hist, in.arc_recs, in.cg, in.sum);
+    in.fn_costs = &fc;
+  }
   export_write_all(ex, &in);
+  if (in.fn_costs) fn_costs_free(&fc);
   return nout != 0;
 }
 
@@ -733,7 +740,7 @@ static void print_reports(Run *r)
   if (r->diff_flat) {
     if (printed) printf("\f\n");
     ExportInput now = { r->a_out, r->files, r->nfiles, syms, prof->have_hist ? &prof->hist : NULL,
-                        NULL, NULL, NULL, NULL, o->zeros, 0, NULL, NULL }, base;
+                        NULL, NULL, NULL, NULL, o->zeros, 0, NULL, NULL, NULL }, base;
     base_input(r->base, &base);
     now.base = &base;
     diff_flat_print(stdout, &now);

@@ -5,5 +5,5 @@
 #ifndef EXPORT_CALLGRIND_H
 #define EXPORT_CALLGRIND_H
 #include "exports/common.h"
-void export_callgrind(FILE *f, const ExportInput *in);
+void export_callgrind(FILE *f, const ExportInput *in, const ExportOptions *eo);
 #endif

@@ -16,6 +16,7 @@
 #include "call_graph.h"
 #include "stacks/stacks.h"
 #include "reports/stack_times.h"
+#include "analysis/fn_costs.h"
 
 /* What the exports are given: the driver's state after the analysis. */
 typedef struct ExportInput {
@@ -46,6 +47,9 @@ typedef struct ExportInput {
   const char *src_dirs;         /* -I's and GPROF_PATH's directories, where
                                    --html looks for source files (source.h
                                    src_open); NULL: none */
+  const FnCosts *fn_costs;      /* the costs --callgrind writes, made by
+                                   the driver when a row needs them
+                                   (EXPORT_NEEDS_FN_COSTS), or NULL */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */

@@ -10,60 +10,22 @@
 #include "exports/flame.h"
 #include "exports/html.h"
 
-static void write_dot(FILE *f, const ExportInput *in, const ExportOptions *eo)
-{
-  export_dot(f, in, eo);
-}
-
-static void write_callgrind(FILE *f, const ExportInput *in, const ExportOptions *eo)
-{
-  (void)eo;
-  export_callgrind(f, in);
-}
-
-static void write_json(FILE *f, const ExportInput *in, const ExportOptions *eo)
-{
-  (void)eo;
-  export_json(f, in);
-}
-
-static void write_pprof(FILE *f, const ExportInput *in, const ExportOptions *eo)
-{
-  (void)eo;
-  export_pprof(f, in);
-}
-
-static void write_folded(FILE *f, const ExportInput *in, const ExportOptions *eo)
-{
-  export_folded(f, in, eo);
-}
-
-static void write_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
-{
-  export_flame(f, in, eo);
-}
-
-static void write_html(FILE *f, const ExportInput *in, const ExportOptions *eo)
-{
-  export_html(f, in, eo);
-}
-
 /* The exports, in the order they are opened and written. */
 const ExportKind export_kinds[] = {
-  { "dot", "gprof.dot", write_dot, 1, 0, EXPORT_GROUP_DATA,
+  { "dot", "gprof.dot", export_dot, 1, 0, EXPORT_GROUP_DATA,
     "[--node-threshold=PCT] [--edge-threshold=PCT] [--max-nodes=N] [--dot-full-names]" },
   /* callgrind maps samples to lines and keeps the call sites */
-  { "callgrind", "callgrind.out.gprof", write_callgrind, 1,
-    EXPORT_NEEDS_ARC_RECS | EXPORT_NEEDS_BINS, EXPORT_GROUP_DATA, NULL },
-  { "json", "gprof.json", write_json, 1, 0, EXPORT_GROUP_DATA, NULL },
+  { "callgrind", "callgrind.out.gprof", export_callgrind, 1,
+    EXPORT_NEEDS_ARC_RECS | EXPORT_NEEDS_BINS | EXPORT_NEEDS_FN_COSTS, EXPORT_GROUP_DATA, NULL },
+  { "json", "gprof.json", export_json, 1, 0, EXPORT_GROUP_DATA, NULL },
   /* gzip data: to standard output as gzip -c writes it, not to a terminal */
-  { "pprof", "gprof.pb.gz", write_pprof, EXPORT_STDOUT_BINARY, EXPORT_USES_STACKS, EXPORT_GROUP_DATA,
+  { "pprof", "gprof.pb.gz", export_pprof, EXPORT_STDOUT_BINARY, EXPORT_USES_STACKS, EXPORT_GROUP_DATA,
     "(pprof's profile.proto, gzipped)" },
   /* the stacks libprof sampled (LIBPROF_STACKS) */
-  { "folded", "gprof.folded", write_folded, 1, EXPORT_NEEDS_STACKS, EXPORT_GROUP_STACKS, NULL },
-  { "flame", "gprof.svg", write_flame, 1, EXPORT_NEEDS_STACKS, EXPORT_GROUP_STACKS, NULL },
+  { "folded", "gprof.folded", export_folded, 1, EXPORT_NEEDS_STACKS, EXPORT_GROUP_STACKS, NULL },
+  { "flame", "gprof.svg", export_flame, 1, EXPORT_NEEDS_STACKS, EXPORT_GROUP_STACKS, NULL },
   /* one page of everything: the flame graph too when there are stacks */
-  { "html", "gprof.html", write_html, 1, EXPORT_USES_STACKS, EXPORT_GROUP_DATA,
+  { "html", "gprof.html", export_html, 1, EXPORT_USES_STACKS, EXPORT_GROUP_DATA,
     "(one page: flat profile, call graph, flame graph, objects)" },
 };
 #define EXPORT_KINDS ((int)(sizeof export_kinds / sizeof export_kinds[0]))

@@ -26,8 +26,11 @@ enum {
   EXPORT_NEEDS_BINS = 2,        /* the histogram bins after assignment */
   EXPORT_NEEDS_STACKS = 4,      /* the stacks libprof sampled (PROFILE.stacks,
                                    stacks.h): without them the run fails */
-  EXPORT_USES_STACKS = 8        /* the same, read when there are any (none:
+  EXPORT_USES_STACKS = 8,       /* the same, read when there are any (none:
                                    the export writes what it can without) */
+  EXPORT_NEEDS_FN_COSTS = 16    /* the function graph's balanced costs and
+                                   the self costs by line (ExportInput
+                                   fn_costs, analysis/fn_costs.h) */
 };
 
 enum { EXPORT_STDOUT_BINARY = 2 };

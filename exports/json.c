@@ -410,8 +410,9 @@ static void write_stack_times(Json *J)
   putc('}', f);
 }
 
-void export_json(FILE *f, const ExportInput *in)
+void export_json(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
+  (void)eo;
   Json J = { f, in, in->hist ? in->hist->hz : 0.0, NULL, 0, NULL, 0 };
   putc('{', f);
   write_meta(&J);

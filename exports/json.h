@@ -3,5 +3,5 @@
 #ifndef EXPORT_JSON_H
 #define EXPORT_JSON_H
 #include "exports/common.h"
-void export_json(FILE *f, const ExportInput *in);
+void export_json(FILE *f, const ExportInput *in, const ExportOptions *eo);
 #endif

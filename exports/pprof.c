@@ -623,8 +623,9 @@ static void pb_free(Pb *b)
   free(b->p);
 }
 
-void export_pprof(FILE *f, const ExportInput *in)
+void export_pprof(FILE *f, const ExportInput *in, const ExportOptions *eo)
 {
+  (void)eo;
   Pp P;
   memset(&P, 0, sizeof P);
   const SymTab *tab = in->tab;

@@ -20,5 +20,5 @@
 #ifndef EXPORT_PPROF_H
 #define EXPORT_PPROF_H
 #include "exports/common.h"
-void export_pprof(FILE *f, const ExportInput *in);
+void export_pprof(FILE *f, const ExportInput *in, const ExportOptions *eo);
 #endif

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       export_options_init(&eo);
       export_folded(out, &in, &eo);
       export_flame(out, &in, &eo);
-      export_pprof(out, &in);
+      export_pprof(out, &in, &eo);
       /* the views (stack_views.h) and the difference with itself, the
          names those of the first stack's frames */
       if (st.n) {
@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         eo.icicle_callers = name;
         export_folded(out, &vin, &eo);
         export_flame(out, &vin, &eo);
-        export_pprof(out, &vin);
+        export_pprof(out, &vin, &eo);
         stack_view_free(&view);
       }
       fclose(out);
