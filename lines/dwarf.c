@@ -161,22 +161,36 @@ static int read_entries(DwInfo *dw, Rd *u, int off8, const char ***out, unsigned
   return 1;
 }
 
-/* The line program at OFF of .debug_line: its rows appended. */
-static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int addr_size)
+/* The addresses dw_line_addrs gathers. */
+typedef struct { vma_t *v; size_t n, cap; } Addrs;
+
+/* The one decoder of .debug_line: the line program at OFF of BUF (LEN
+   bytes), its unit's end in *NEXT.  STRICT (dw_open's reading, DW set):
+   its rows and sequences appended to DW, its files to DW's, with
+   COMP_DIR; 0 for anything not decoded exactly as BFD does.  Otherwise
+   (the row addresses for linesyms.c's BFD walk, ADDRS set): the address
+   of every row and sequence end appended, the file table skipped, and
+   what the strict reading refuses taken as far as the addresses go
+   (other address sizes, several ops per instruction, standard opcodes by
+   the lengths the header gives); 0 only when a header cannot be read. */
+static inline __attribute__((always_inline)) int
+line_prog(const unsigned char *buf, size_t len, uint64_t off, int big, int addr_size, int strict,
+          DwInfo *dw, const char *comp_dir, Addrs *addrs, uint64_t *next)
 {
-  if (off >= dw->line.len) return 0;
-  Rd r = { dw->line.buf + off, dw->line.buf + dw->line.len, dw->line.buf, 0, dw->big };
+  if (off >= len) return 0;
+  Rd r = { buf + off, buf + len, buf, 0, big };
   uint64_t ulen = dw_rd_u(&r, 4);
   int off8 = 0;
   if (ulen == 0xffffffffu) { ulen = dw_rd_u(&r, 8); off8 = 1; }
   if (r.bad || ulen > (uint64_t)(r.end - r.p)) return 0;
-  Rd u = { r.p, r.p + ulen, r.start, 0, dw->big };
+  Rd u = { r.p, r.p + ulen, r.start, 0, big };
+  *next = (uint64_t)(u.end - buf);
   unsigned version = (unsigned)dw_rd_u(&u, 2);
   int asz = addr_size;
   if (version < 2 || version > 5) return 0;
   if (version >= 5) {
     asz = (int)dw_rd_u(&u, 1);
-    if (dw_rd_u(&u, 1)) return 0;                      /* segment selectors */
+    if (dw_rd_u(&u, 1) && strict) return 0;            /* segment selectors */
   }
   uint64_t hlen = dw_rd_u(&u, off8 ? 8 : 4);
   if (u.bad || hlen > (uint64_t)(u.end - u.p)) return 0;
@@ -191,13 +205,14 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
   unsigned char std_len[256];
   memset(std_len, 0, sizeof std_len);
   for (unsigned i = 1; i < opcode_base; i++) std_len[i] = (unsigned char)dw_rd_u(&u, 1);
-  if (u.bad || line_range == 0 || max_ops != 1 || opcode_base == 0 || (asz != 4 && asz != 8))
+  if (u.bad || line_range == 0) return 0;
+  if (strict ? max_ops != 1 || opcode_base == 0 || (asz != 4 && asz != 8) : asz != 4 && asz != 8 && asz != 2)
     return 0;
   /* file table: index -> DwInfo.files */
   unsigned *fmap = NULL;
   size_t nf = 0, capf = 0;
-  size_t file_base;                 /* the number of the first entry */
-  if (version >= 5) {
+  size_t file_base = 1;             /* the number of the first entry */
+  if (strict && version >= 5) {
     const char **dnames, **fnames;
     unsigned *ddirs, *fdirs;
     uint64_t nd, nfl;
@@ -211,7 +226,7 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
     free(dnames); free(ddirs); free(fnames); free(fdirs);
     file_base = 0;
 
-  } else {
+  } else if (strict) {
     const char *dirs[4096];
     size_t nd = 0;
     for (;;) {
@@ -230,7 +245,6 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
       GROW(fmap, nf, capf);
       fmap[nf++] = add_file(dw, d == 0 ? NULL : d <= nd ? dirs[d - 1] : "", s, comp_dir);
     }
-    file_base = 1;
   }
   u.p = prog;
   vma_t addr = 0;
@@ -242,8 +256,13 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
   int64_t line = 1;
   int stmt = def_stmt;
   unsigned disc = 0;
-  size_t seq_first = dw->nrows;
+  size_t seq_first = strict ? dw->nrows : 0;
 #define EMIT(isend) do { \
+    if (!strict) { \
+      GROW(addrs->v, addrs->n, addrs->cap); \
+      addrs->v[addrs->n++] = addr; \
+      break; \
+    } \
     GROW(dw->rows, dw->nrows, dw->caprows); \
     Row *rw = &dw->rows[dw->nrows++]; \
     rw->addr = addr; \
@@ -260,27 +279,33 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
       disc = 0;
       continue;
     }
+    if (!strict && op != 0 && op != 1 && op != 2 && op != 8 && op != 9) {
+      for (unsigned i = 0; i < std_len[op]; i++) dw_rd_uleb(&u);
+      continue;
+    }
     switch (op) {
     case 0: {
       uint64_t n = dw_rd_uleb(&u);
       if (n == 0 || n > (uint64_t)(u.end - u.p)) { u.bad = 1; break; }
-      const unsigned char *next = u.p + n;
+      const unsigned char *end = u.p + n;
       unsigned sub = *u.p++;
       if (sub == 1) {
         EMIT(1);
-        GROW(dw->seqs, dw->nseqs, dw->capseqs);
-        dw->seqs[dw->nseqs++] = (Seq){ seq_first, dw->nrows - seq_first, 0, 0 };
-        seq_first = dw->nrows;
+        if (strict) {
+          GROW(dw->seqs, dw->nseqs, dw->capseqs);
+          dw->seqs[dw->nseqs++] = (Seq){ seq_first, dw->nrows - seq_first, 0, 0 };
+          seq_first = dw->nrows;
+        }
         addr = 0; file = file0; line = 1; stmt = def_stmt; disc = 0;
       } else if (sub == 2) {
-        if (n - 1 != (uint64_t)asz) { u.bad = 1; break; }
+        if (strict && n - 1 != (uint64_t)asz) { u.bad = 1; break; }
         addr = (vma_t)dw_rd_u(&u, (int)(n - 1));
-      } else if (sub == 4) {
+      } else if (sub == 4 && strict) {
         disc = (unsigned)dw_rd_uleb(&u);
-      } else if (sub == 3) {
+      } else if (sub == 3 && strict) {
         u.bad = 1;                                 /* DW_LNE_define_file: not here */
       }
-      u.p = next;
+      u.p = end;
       break;
     }
     case 1: EMIT(0); disc = 0; break;
@@ -302,7 +327,30 @@ static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int ad
 #undef EMIT
   free(fmap);
   if (u.bad) return 0;
-  dw->nrows = seq_first;            /* rows of an unended sequence: dropped */
+  if (strict) dw->nrows = seq_first;  /* rows of an unended sequence: dropped */
+  return 1;
+}
+
+/* The line program at OFF of .debug_line: its rows appended. */
+static int read_line_prog(DwInfo *dw, uint64_t off, const char *comp_dir, int addr_size)
+{
+  uint64_t next;
+  return line_prog(dw->line.buf, dw->line.len, off, dw->big, addr_size, 1, dw, comp_dir, NULL, &next);
+}
+
+int dw_line_addrs(const unsigned char *buf, size_t len, int big, int addr_size, vma_t **v, size_t *n)
+{
+  Addrs a = { NULL, 0, 0 };
+  uint64_t off = 0, next;
+  while (off < len) {
+    if (!line_prog(buf, len, off, big, addr_size, 0, NULL, NULL, &a, &next)) {
+      free(a.v);
+      return 0;
+    }
+    off = next;
+  }
+  *v = a.v;
+  *n = a.n;
   return 1;
 }
 

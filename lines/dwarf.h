@@ -24,8 +24,7 @@ typedef struct {
 
 typedef struct DwInfo DwInfo;
 
-/* Reading a DWARF section's bytes, for the modules that decode one
-   (dwarf.c; linesyms.c's row addresses for the BFD walk): fixed-size
+/* Reading a DWARF section's bytes (dwarf.c): fixed-size
    values in the object's byte order and LEB128, never past END (BAD set
    and nothing read instead). */
 typedef struct { const unsigned char *p, *end, *start; int bad, big; } DwRd;
@@ -56,6 +55,13 @@ static inline uint64_t dw_rd_uleb(DwRd *r)
 
 /* DEBUG: -d's bits (options.h; DBG_SYMTAB traces what was decoded). */
 DwInfo *dw_open(Core *core, unsigned debug);
+/* The address of every row and sequence end of the line programs of a
+   .debug_line section (BUF, LEN bytes, in the object's byte order BIG
+   and address size ADDR_SIZE), in the order met: *V (xmalloc'd, the
+   caller frees it) and *N.  Decoded by dw_open's decoder, taking what it
+   refuses as far as the addresses go; 0 (nothing kept) when a unit's
+   header cannot be read. */
+int dw_line_addrs(const unsigned char *buf, size_t len, int big, int addr_size, vma_t **v, size_t *n);
 /* The pieces covering [lo, hi), the first at lo; *N is their count.  Call
    once: it frees the decoded rows and functions.  The strings of the
    pieces live until dw_free (linesyms.c keeps them for the run: its

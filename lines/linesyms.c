@@ -21,71 +21,6 @@ static void addr_push(AddrVec *a, vma_t x)
 }
 
 
-/* ---- .debug_line: only where rows start, not what they say ---- */
-/* Appends the address of every row and of every sequence end of the line
-   programs in SEC (BUF of LEN bytes); 0 if a header cannot be read. */
-static int line_rows(const unsigned char *buf, size_t len, int big, int addr_size, AddrVec *out)
-{
-  DwRd r = { buf, buf + len, buf, 0, big };
-  while (r.p < r.end) {
-    uint64_t ulen = dw_rd_u(&r, 4);
-    int off8 = 0;
-    if (ulen == 0xffffffffu) { ulen = dw_rd_u(&r, 8); off8 = 1; }
-    if (r.bad || ulen > (uint64_t)(r.end - r.p)) return 0;
-    const unsigned char *unit_end = r.p + ulen;
-    DwRd u = { r.p, unit_end, buf, 0, big };
-    r.p = unit_end;
-    unsigned version = (unsigned)dw_rd_u(&u, 2);
-    int asz = addr_size;
-    if (version < 2 || version > 5) return 0;
-    if (version >= 5) { asz = (int)dw_rd_u(&u, 1); dw_rd_u(&u, 1); }
-    uint64_t hlen = dw_rd_u(&u, off8 ? 8 : 4);
-    if (u.bad || hlen > (uint64_t)(u.end - u.p)) return 0;
-    const unsigned char *prog = u.p + hlen;
-    unsigned min_insn = (unsigned)dw_rd_u(&u, 1);
-    if (version >= 4) dw_rd_u(&u, 1);                  /* max ops per insn */
-    dw_rd_u(&u, 1);                                    /* default is_stmt */
-    dw_rd_u(&u, 1);                                    /* line base */
-    unsigned line_range = (unsigned)dw_rd_u(&u, 1);
-    unsigned opcode_base = (unsigned)dw_rd_u(&u, 1);
-    unsigned char std_len[256];
-    memset(std_len, 0, sizeof std_len);
-    for (unsigned i = 1; i < opcode_base; i++) std_len[i] = (unsigned char)dw_rd_u(&u, 1);
-    if (u.bad || line_range == 0 || (asz != 4 && asz != 8 && asz != 2)) return 0;
-    u.p = prog;
-    vma_t addr = 0;
-    while (u.p < u.end && !u.bad) {
-      unsigned op = *u.p++;
-      if (op >= opcode_base) {
-        addr += (vma_t)((op - opcode_base) / line_range) * min_insn;
-        addr_push(out, addr);
-        continue;
-      }
-      switch (op) {
-      case 0: {
-        uint64_t n = dw_rd_uleb(&u);
-        if (n == 0 || n > (uint64_t)(u.end - u.p)) { u.bad = 1; break; }
-        const unsigned char *next = u.p + n;
-        unsigned sub = *u.p++;
-        if (sub == 1) { addr_push(out, addr); addr = 0; }
-        else if (sub == 2) addr = (vma_t)dw_rd_u(&u, (int)(n - 1));
-        u.p = next;
-        break;
-      }
-      case 1: addr_push(out, addr); break;
-      case 2: addr += (vma_t)dw_rd_uleb(&u) * min_insn; break;
-      case 8: addr += (vma_t)((255 - opcode_base) / line_range) * min_insn; break;
-      case 9: addr += (vma_t)dw_rd_u(&u, 2); break;
-      default:
-        for (unsigned i = 0; i < std_len[op]; i++) dw_rd_uleb(&u);
-        break;
-      }
-    }
-    if (u.bad) return 0;
-  }
-  return 1;
-}
-
 /* The addresses where BFD's answer may change, sorted and unique, inside
    [lo, hi); NULL when the line table cannot be read (walk every byte). */
 static vma_t *query_points(Core *core, vma_t lo, vma_t hi, size_t *np)
@@ -101,9 +36,10 @@ static vma_t *query_points(Core *core, vma_t lo, vma_t hi, size_t *np)
   bfd_byte *buf = NULL;
   if (!bfd_malloc_and_get_section(abfd, sec, &buf)) return NULL;
   AddrVec a = { 0, 0, 0 };
-  int ok = line_rows(buf, (size_t)bfd_section_size(sec), core->big_endian, core->addr_size, &a);
+  int ok = dw_line_addrs(buf, (size_t)bfd_section_size(sec), core->big_endian, core->addr_size, &a.v, &a.n);
   free(buf);
-  if (!ok) { free(a.v); return NULL; }
+  if (!ok) return NULL;
+  a.cap = a.n;
   addr_push(&a, lo);
   size_t m = 0;
   if (a.n) qsort(a.v, a.n, sizeof *a.v, util_cmp_vma);
