@@ -63,6 +63,12 @@ typedef struct StacksReader {
   int hz, depth, have_samples, have_dropped, have_start, have_duration;
   uint64_t samples, dropped, start, duration;
   size_t stack0;                /* the file's first stack in st->v */
+  size_t frames0, threads0;     /* ... its first frame and thread */
+  const unsigned char *prog_id; /* the program's build-id (NULL: unknown) */
+  size_t prog_idlen;
+  int sum;                      /* read for -s (stacks_read): a file of
+                                   another build is left out, and an object
+                                   is one whatever its load generations */
   size_t cap_v, cap_f, cap_t;   /* st's arrays' room */
   uint64_t total;               /* every count so far, all files */
 } Reader;
@@ -307,20 +313,24 @@ static void hexstr(char *out, const unsigned char *id, size_t n)
 }
 
 /* Object 0 is the program: a build-id that is not the object's warns,
-   as a profile of another build does (gmon_io.c check_origin). */
-static void check_program(const Reader *r, const FileObj *o, const SymTab *tab)
+   as a profile of another build does (gmon_io.c check_origin); 0 when
+   the file is then left out (for -s). */
+static int check_program(const Reader *r, const FileObj *o)
 {
-  unsigned char have[OBJECTS_ID_MAX];
-  int n;
-  if (!o->idlen || !tab->core || !(n = core_build_id(tab->core, have, sizeof have))) return;
-  /* the note's own length: an id may end in zero bytes */
-  size_t hl = (size_t)n < sizeof have ? (size_t)n : sizeof have;
-  if (hl == o->idlen && !memcmp(have, o->id, hl)) return;
+  size_t hl = r->prog_idlen < OBJECTS_ID_MAX ? r->prog_idlen : OBJECTS_ID_MAX;
+  if (!o->idlen || !r->prog_id || !hl) return 1;
+  if (hl == o->idlen && !memcmp(r->prog_id, o->id, hl)) return 1;
   char a[2 * OBJECTS_ID_MAX + 1], b[2 * OBJECTS_ID_MAX + 1];
   hexstr(a, o->id, o->idlen);
-  hexstr(b, have, hl);
+  hexstr(b, r->prog_id, hl);
+  if (r->sum) {
+    msg_warn("warning: %s: written by another program or build (the program has build-id %s): "
+             "its stacks are left out of the sum\n", r->path, b);
+    return 0;
+  }
   msg_warn("warning: %s: written by another program or build (build-id %s, the program has %s): "
            "the stacks may be wrong\n", r->path, a, b);
+  return 1;
 }
 
 /* The union object (st->objs) FILE object O is, added when first met. */
@@ -336,7 +346,7 @@ static uint32_t union_obj(Reader *r, FileObj *o)
          object where one was) is an object of its own, in the names and
          pprof's mappings */
       if (so->idlen == o->idlen && !memcmp(so->id, o->id, o->idlen) && !strcmp(so->path, o->path)
-          && so->base == o->base && so->lo == o->lo && so->hi == o->hi)
+          && (r->sum || (so->base == o->base && so->lo == o->lo && so->hi == o->hi)))
         break;
     }
     if (u == st->nobjs) {
@@ -363,8 +373,8 @@ static uint32_t union_obj(Reader *r, FileObj *o)
 
 /* After a file: its objects checked (object 0 there, no K twice), then
    each of its frames given its object and link-time address (a return
-   address minus 1, inside the call). */
-static void map_frames(Reader *r, const SymTab *tab)
+   address minus 1, inside the call); 0 when the file is left out. */
+static int map_frames(Reader *r)
 {
   Stacks *st = r->st;
   r->line = 0;
@@ -388,7 +398,7 @@ static void map_frames(Reader *r, const SymTab *tab)
     r->obj[lo].to = sp->to;
   }
   r->line = 0;
-  check_program(r, &r->obj[0], tab);
+  if (!check_program(r, &r->obj[0])) return 0;
   if (!st->nobjs) {             /* objs[0]: the program */
     st->objs = xcalloc(1, sizeof *st->objs);
     st->nobjs = 1;
@@ -436,13 +446,18 @@ static void map_frames(Reader *r, const SymTab *tab)
     }
   }
   free(reach);
+  return 1;
 }
 
-static void read_file(Reader *r, const SymTab *tab)
+/* Reads one file into R->st; 0 when it is left out (its records read
+   and checked, then dropped). */
+static int read_file(Reader *r)
 {
   Stacks *st = r->st;
   int have_hz = 0, have_depth = 0;
   r->stack0 = st->n;
+  r->frames0 = st->nframes;
+  r->threads0 = st->nthreads;
   if (!next_line(r) || (strcmp(r->buf, "libprof-stacks 1") && strcmp(r->buf, "libprof-stacks 2"))) {
     r->line = 0;
     bad(r, "not a libprof-stacks 1 or 2 file");
@@ -469,7 +484,13 @@ static void read_file(Reader *r, const SymTab *tab)
   /* the per-frame arrays catch up with the PCs */
   st->obj = xrealloc(st->obj, (st->nframes + 1) * sizeof *st->obj);
   st->addr = xrealloc(st->addr, (st->nframes + 1) * sizeof *st->addr);
-  map_frames(r, tab);
+  if (!map_frames(r)) {
+    for (size_t i = r->threads0; i < st->nthreads; i++) free(st->threads[i].name);
+    st->n = r->stack0;
+    st->nframes = r->frames0;
+    st->nthreads = r->threads0;
+    return 0;
+  }
   if (r->hz) {
     if (st->hz && st->hz != r->hz)
       msg_warn("warning: %s: %d samples a second, the first file %d: the times use %d\n", r->path,
@@ -494,6 +515,7 @@ static void read_file(Reader *r, const SymTab *tab)
     if (e2 > end) end = e2;
     st->duration_ns = end - st->start_ns;
   }
+  return 1;
 }
 
 /* ---- after the files ---- */
@@ -683,11 +705,9 @@ static void reader_free(Reader *r)
   free(r);
 }
 
-void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles)
+/* Reads FILES[f].stacks for each F that has one into ST, with R. */
+static void read_files(Stacks *st, Reader *r, char *const *files, int nfiles)
 {
-  memset(st, 0, sizeof *st);
-  Reader *r = st->reader = xcalloc(1, sizeof *r);
-  r->st = st;
   for (int f = 0; f < nfiles; f++) {
     size_t pl = strlen(files[f]) + sizeof ".stacks";
     free(r->path);
@@ -703,19 +723,50 @@ void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int
       bad(r, "larger than %llu bytes", (unsigned long long)STK_STREAM_MAX);
     r->hz = r->depth = r->have_samples = r->have_dropped = r->have_start = r->have_duration = 0;
     r->samples = r->dropped = r->start = r->duration = 0;
-    read_file(r, tab);
+    if (read_file(r)) st->present = 1;
     bounded_close(&r->in);
     r->open = 0;
-    st->present = 1;
     r->where = xrealloc(r->where, (st->nobjs + 1) * sizeof *r->where);
     for (; r->nwhere < st->nobjs; r->nwhere++) r->where[r->nwhere] = xstrdup(r->path);
     drop_file_objs(r);
   }
+}
+
+static Reader *reader_new(Stacks *st, const unsigned char *id, size_t idlen, int sum)
+{
+  memset(st, 0, sizeof *st);
+  Reader *r = st->reader = xcalloc(1, sizeof *r);
+  r->st = st;
+  r->prog_id = id;
+  r->prog_idlen = idlen;
+  r->sum = sum;
+  return r;
+}
+
+void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles)
+{
+  unsigned char id[OBJECTS_ID_MAX];
+  int n = tab->core ? core_build_id(tab->core, id, sizeof id) : 0;
+  /* (the note's own length: an id may end in zero bytes) */
+  Reader *r = reader_new(st, n > 0 ? id : NULL, n > 0 ? (size_t)n : 0, 0);
+  read_files(st, r, files, nfiles);
   if (st->present) {
     place_objects(st, objs, tab, r->where);
     merge(st);
     settle_threads(st);
     mark_gaps(st, tab);
+  }
+  reader_free(r);
+  st->reader = NULL;
+}
+
+void stacks_read(Stacks *st, char *const *files, int nfiles, const unsigned char *build_id, size_t idlen)
+{
+  Reader *r = reader_new(st, build_id, idlen, 1);
+  read_files(st, r, files, nfiles);
+  if (st->present) {
+    merge(st);
+    settle_threads(st);
   }
   reader_free(r);
   st->reader = NULL;

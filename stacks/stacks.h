@@ -84,6 +84,14 @@ typedef struct {
    with the bytes read only (a count, depth or number of frames a line
    claims allocates nothing); records of unknown kinds are skipped. */
 void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles);
+/* The files read as stacks_load reads them, without a symbol table, for
+   -s: a file whose object 0 is not the build BUILD_ID names (IDLEN
+   bytes; NULL: not checked) is left out with a warning; an object is one
+   (objs[k]) whatever its load generations, and each frame's ADDR is its
+   link-time address in it (a return address minus 1); equal stacks of a
+   thread merged.  st->present: some file was kept.  Errors as
+   stacks_load's. */
+void stacks_read(Stacks *st, char *const *files, int nfiles, const unsigned char *build_id, size_t idlen);
 /* Each frame's function in TAB (after the analysis): in the program, the
    function of its ELF symbol table that holds the frame's address, GCC's
    clones included (.isra.N, .part.N, .constprop.N, .cold: each under its

@@ -133,7 +133,7 @@ grep -q "\\[lib[0-9]*.so\\]" v2b.folded && ! grep -q "libwork\\|0x" v2b.folded; 
 printf 'libprof-stacks 1\nhz 100\ndepth 4\nobject 0 0x0 0x0 0x10 - prog\nstack 1 0 c 0x1\n' > bad.stacks
 cp r1 bad
 "$G" -s prog bad > /dev/null 2> err; rc=$?
-[ $rc = 1 ] && grep -q "bad.stacks: line 5: count 0" err; say $? "a malformed stack file: exit 1, its line named ($(cat err))"
+[ $rc = 1 ] && grep -q "bad.stacks: line 5: a stack of count 0" err; say $? "a malformed stack file: exit 1, its line named ($(cat err))"
 
 # what the reader refuses, the sum refuses, naming the line: the sum is always readable
 printf 'libprof-stacks 1\nhz 100\ndepth 2\nobject 0 0x0 0x0 0x10 - prog\nstack 1 1 c 0x1 0x2 0x3\n' > bad.stacks
