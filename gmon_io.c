@@ -528,6 +528,7 @@ void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, B
     printf("\t%d %s\n", r->nrec_hist, plural(r->nrec_hist, "histogram record", "histogram records"));
     printf("\t%d %s\n", r->nrec_arcs, plural(r->nrec_arcs, "call-graph record", "call-graph records"));
     printf("\t%d %s\n", r->nrec_bb, plural(r->nrec_bb, "basic-block count record", "basic-block count records"));
+    gmon_facts_info(&r->facts);  /* libprof's clock; GNU's bytes without facts */
   }
 }
 

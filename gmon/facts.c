@@ -84,6 +84,20 @@ void gmon_facts_write(const GmonFacts *f, GmonOut *out, uint32_t hz)
   }
 }
 
+void gmon_facts_info(const GmonFacts *f)
+{
+  if (!f->present) return;
+  const uint64_t *v = f->v;
+  const char *clk = f->clock_mixed ? "mixed" : f->clock[0] ? f->clock : "unknown";
+  if (f->hz_mixed || !v[GMON_FACT_HZ])
+    printf("\tsampled by libprof: clock %s, rates mixed", clk);
+  else
+    printf("\tsampled by libprof: clock %s, %llu samples a CPU second", clk,
+           (unsigned long long)v[GMON_FACT_HZ]);
+  if (v[GMON_FACT_RUNS] > 1) printf(", %llu runs", (unsigned long long)v[GMON_FACT_RUNS]);
+  printf("\n");
+}
+
 /* A share worth a note: at least a twentieth of the whole and of a
    twentieth of a second (a few samples at the edges of a short run --
    the start, a syscall's return -- are no news). */

@@ -27,6 +27,10 @@ void gmon_facts_take(GmonFacts *f, vma_t lo, int addr_size, const unsigned char 
 void gmon_facts_merge(GmonFacts *sum, const GmonFacts *file);
 /* The records, in OUT's encoding, with rate HZ (nothing without facts). */
 void gmon_facts_write(const GmonFacts *f, GmonOut *out, uint32_t hz);
+/* gprof -i's line for a file with facts (nothing without): the clock
+   that sampled it and the rate, e.g. "sampled by libprof: clock
+   perf-event, 1000 samples a CPU second". */
+void gmon_facts_info(const GmonFacts *f);
 /* The notes on stderr (nothing without facts): the share of the samples
    outside the program's code and of those not taken, when large.  WHAT
    names the profile(s); OBJECTS: --objects was given. */

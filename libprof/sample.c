@@ -121,6 +121,9 @@ static void clock_upgrade(void);
 static __thread int clock_upgraded;   /* the thread's clock_upgrade was tried */
 static long period_ns(void);
 static void foreign_sample(uintptr_t pc, uint32_t n);
+/* some thread the scan found has a perf clock (foreign_pass): the
+   handler tells such a thread's signals from the thread's own */
+static int foreign_perf;
 
 static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 {
@@ -150,6 +153,15 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
   if (si && si->si_code == SI_TIMER && si->si_overrun > 0) n += (uint32_t)si->si_overrun;
   if (si && si->si_code == SI_TIMER && si->si_value.sival_int == TV_FOREIGN) {
     foreign_sample(pc, n);
+    return;
+  }
+  /* a perf clock the scan gave a thread it found (foreign_pass): no
+     TLS of the thread's is libprof's -- a raw clone's is its creator's,
+     whose tid it holds (the kernel's events count kernel time there:
+     one period a signal) */
+  if (foreign_perf && si && si->si_code == POLL_IN && sig != SIGPROF
+      && my_tid != (pid_t)syscall(SYS_gettid)) {
+    foreign_sample(pc, 1);
     return;
   }
   /* a perf clock counting user time only: the CPU time since the last */
@@ -359,6 +371,7 @@ static void *arm_perf(pid_t t, int sig)
 static int clock_arm(treg *e, pid_t t, int sig, int perf)
 {
   if (e->foreign) {
+    e->kind = CLK_TIMER;
     e->kid = arm_raw((clockid_t)(((unsigned)~t << 3) | 6u), SIGEV_THREAD_ID, t, sig, TV_FOREIGN);
     return e->kid >= 0;
   }
@@ -569,6 +582,51 @@ static int threads_now(void)
   return v;
 }
 
+/* Threads the scan found, looked at on the scan's tick (under T.lock;
+   at most 32 entries a tick, from where the last tick stopped):
+   - one that ended is let go: such a thread ends without a word to
+     libprof, and while its entry stayed, a thread made after it left the
+     count of threads unchanged and the scan never ran (a pthread, then a
+     raw clone: the clone not sampled, half the CPU not taken);
+   - one that has run 10 ms moves to the perf clock as libprof's own
+     threads do (clock_upgrade): its POSIX timer expires on the kernel's
+     tick, four periods a signal at 1 kHz.  At most 8 events a tick
+     (20-40 us each).  Not when the events count user time only
+     (P.clock_user): a found thread's signals carry no weight of their
+     own (foreign_sample: no thread storage to keep a mark in), so its
+     kernel time would go unsampled. */
+static int foreign_next;         /* under T.lock: the next entry to look at */
+static void foreign_pass(void)
+{
+  if (!T.foreign || !T.used) return;
+  const int upgrade = P.clock == CLK_PERF && !P.clock_user;
+  for (int looked = 0, made = 0; looked < 32 && looked < T.used && made < 8; looked++) {
+    if (foreign_next >= T.used) foreign_next = 0;
+    const int k = foreign_next++;
+    treg *e = &T.e[k];
+    if (!e->tid || !e->foreign) continue;
+    struct timespec ts;
+    if (syscall(SYS_clock_gettime, (clockid_t)(((unsigned)~e->tid << 3) | 6u), &ts) != 0) {
+      clock_disarm(e);                   /* ended */
+      T.foreign--;
+      treg_free(k);
+      continue;
+    }
+    if (!upgrade || !e->live || e->kind != CLK_TIMER || (ts.tv_sec == 0 && ts.tv_nsec < 10000000L))
+      continue;
+    made++;
+    void *page = arm_perf(e->tid, P.sig);
+    if (!page) {
+      __atomic_fetch_add(&P.clock_fallbacks, 1, __ATOMIC_RELAXED);
+      continue;
+    }
+    __atomic_store_n(&foreign_perf, 1, __ATOMIC_RELEASE);
+    syscall(SYS_timer_delete, e->kid);
+    e->kind = CLK_PERF;
+    e->page = page;
+  }
+}
+
 static int is_own(pid_t t)
 {
   int n = __atomic_load_n(&P.nown, __ATOMIC_ACQUIRE);
@@ -596,6 +654,7 @@ static void threads_scan(void)
     T.last_count = T.count;
     goto out;
   }
+  foreign_pass();
   int own = __atomic_load_n(&P.nown, __ATOMIC_ACQUIRE);
   int n = threads_now();
   if (n < 0 || n == T.count + own || (T.skip && T.skip--)) goto out;
@@ -933,6 +992,7 @@ static void timers_after_fork(void)
   T.used = 0;
   T.free = -1;
   T.count = T.foreign = 0;
+  foreign_perf = foreign_next = 0;
   T.skip = T.backoff = 0;
   T.last_count = 0;
   my_treg = 0;

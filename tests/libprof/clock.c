@@ -10,6 +10,10 @@
  *                       calling mcount, concurrently: work_a 3 * SECS,
  *                       work_b SECS, work_c 2 * SECS of their own CPU;
  *                       main sleeps
+ *   clock foreign SECS  a pthread, then a raw clone() thread, each spinning
+ *                       SECS in work_spread (clock_work.c, no -pg: found
+ *                       by libprof's scan, never calling mcount); main
+ *                       sleeps
  *   clock fds SECS      spins SECS, then prints how many perf events are
  *                       mapped and how many descriptors are perf events
  *   clock fork SECS     a child spins SECS in `spread` and writes its own
@@ -68,6 +72,19 @@ int main(int argc, char **argv)
       return 1;
     pthread_join(a, NULL);
     pthread_join(b, NULL);
+    struct timespec ms = { 0, 1000000 };
+    while (!__atomic_load_n(&work_clone_done, __ATOMIC_ACQUIRE)) nanosleep(&ms, NULL);
+    nanosleep(&ms, NULL);
+  } else if (!strcmp(argv[1], "foreign")) {
+    pthread_t a;
+    size_t size = 256 * 1024;
+    char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (stack == MAP_FAILED) return 1;
+    pthread_create(&a, NULL, work_thread_spread, NULL);
+    pthread_join(a, NULL);
+    if (clone(work_clone_spread, stack + size, CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND
+              | CLONE_THREAD | CLONE_SYSVSEM, NULL) < 0)
+      return 1;
     struct timespec ms = { 0, 1000000 };
     while (!__atomic_load_n(&work_clone_done, __ATOMIC_ACQUIRE)) nanosleep(&ms, NULL);
     nanosleep(&ms, NULL);

@@ -6,3 +6,6 @@ extern volatile int work_clone_done;
 void *work_thread_a(void *arg);
 void *work_thread_b(void *arg);
 int work_clone(void *arg);
+void work_spread(double secs);
+void *work_thread_spread(void *arg);
+int work_clone_spread(void *arg);
