@@ -91,6 +91,9 @@ static struct {
 
 /* the thread's stack, and where its samples went (for stop_thread_timer) */
 static __thread uintptr_t stk_lo, stk_hi;
+/* where the thread's outermost frame's caller keeps its stack pointer
+   (stk_find_root), or 0: unknown */
+static __thread uintptr_t stk_root;
 static __thread uint32_t stk_nsamples, stk_name_slot;   /* slot + 1 */
 static __thread uint64_t stk_last;                      /* entry + 1 */
 
@@ -162,7 +165,10 @@ static int stacks_init(int depth, uint64_t slots)
   return 1;
 }
 
-/* The calling thread's stack bounds (not from a signal handler). */
+static void stk_find_root(void);
+
+/* The calling thread's stack bounds and outermost frame (not from a
+   signal handler). */
 static void stacks_thread_bounds(void)
 {
   pthread_attr_t a;
@@ -175,6 +181,7 @@ static void stacks_thread_bounds(void)
     stk_hi = (uintptr_t)addr + size;
   }
   pthread_attr_destroy(&a);
+  stk_find_root();
 }
 
 static int in_text(uintptr_t a)
@@ -405,8 +412,15 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
     uintptr_t a = scan_for_return(from, from + STK_SCAN * w, 1);
     if (!a) break;
     if (*(const uintptr_t *)a - S.entry < 64) {   /* the call in _start: the bottom */
-      *fp = 0;
-      return *(const uintptr_t *)a;
+      /* (where the thread's root says it is: a signal handler's dead
+         frames below leave copies of it that a deeper frame's unwritten
+         words still hold) */
+      if (!stk_root || a + w == stk_root) {
+        *fp = 0;
+        return *(const uintptr_t *)a;
+      }
+      from = a + w;
+      continue;
     }
     uintptr_t r = resync(a);
     if (r && chain_holds(r)) {
@@ -455,6 +469,32 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
   return 1;
 }
 
+/* The thread's root: the stack pointer of the frame that has no caller
+   (_start's, where it calls __libc_start_main; clone's child, where it
+   calls the thread's start routine) -- the address above the highest
+   word between here and the top of the stack that returns to code whose
+   row says the return address is undefined.  Every complete walk ends
+   there exactly; one that reaches such a row anywhere else has followed
+   a stale return address (code whose rows lie for a few instructions,
+   an inline asm push, made the walk read a dead word as its return
+   address: 1 of 218 stacks of tests/libprof/stacks.sh, once, went from
+   a library's leaf to _start).  0 when none is found (no check then).
+   At a thread's start, outside any signal handler. */
+STK_RAW static void stk_find_root(void)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  stk_root = 0;
+  if (!stk_hi) return;
+  uintptr_t a = ((uintptr_t)__builtin_frame_address(0) + w - 1) & ~(w - 1);
+  if (a < stk_lo || a >= stk_hi) return;
+  for (uintptr_t k = 0; a + w <= stk_hi && k < ((uintptr_t)1 << 20); a += w, k++) {
+    uintptr_t v = *(const uintptr_t *)a;
+    if (!v || !in_some_text(v - 1)) continue;
+    const uw_row *r = stk_row(v - 1);
+    if (r && r->kind == UW_END) stk_root = a + w;
+  }
+}
+
 /* The walk by the objects' unwind tables (x86-64, i386, aarch64): each frame's caller
    from the row of its code -- the CFA from the stack pointer or the frame
    register, the return address below it, the caller's frame register
@@ -495,7 +535,9 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
 #endif
     switch (kind) {
     case UW_END:
-      *end = 'c';
+      /* (anywhere but the thread's root: astray, a stale return address
+         taken for a live one; the frame-pointer walk tries then) */
+      *end = !stk_root || sp == stk_root ? 'c' : 'b';
       *np = n;
       return 1;
     case UW_SIG: {
@@ -568,6 +610,8 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
   *np = n;
   return 1;
 }
+#else
+static void stk_find_root(void) { stk_root = 0; }
 #endif
 
 /* Walks the interrupted stack into PCS (at most S.depth); returns the
