@@ -91,8 +91,8 @@ static struct {
 
 /* the thread's stack, and where its samples went (for stop_thread_timer) */
 static __thread uintptr_t stk_lo, stk_hi;
-/* where the thread's outermost frame's caller keeps its stack pointer
-   (stk_find_root), or 0: unknown */
+/* just above the word that holds the return address into the thread's
+   outermost frame (stk_find_root), or 0: unknown */
 static __thread uintptr_t stk_root;
 static __thread uint32_t stk_nsamples, stk_name_slot;   /* slot + 1 */
 static __thread uint64_t stk_last;                      /* entry + 1 */
@@ -469,16 +469,18 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
   return 1;
 }
 
-/* The thread's root: the stack pointer of the frame that has no caller
-   (_start's, where it calls __libc_start_main; clone's child, where it
-   calls the thread's start routine) -- the address above the highest
-   word between here and the top of the stack that returns to code whose
-   row says the return address is undefined.  Every complete walk ends
-   there exactly; one that reaches such a row anywhere else has followed
-   a stale return address (code whose rows lie for a few instructions,
-   an inline asm push, made the walk read a dead word as its return
-   address: 1 of 218 stacks of tests/libprof/stacks.sh, once, went from
-   a library's leaf to _start).  0 when none is found (no check then).
+/* The thread's root: where the return address into the frame that has
+   no caller (_start's, where it calls __libc_start_main; clone's child,
+   where it calls the thread's start routine) is kept -- the address
+   above the highest word between here and the top of the stack that
+   returns to code whose row says the return address is undefined.
+   Every complete walk reads its last return address there; one that
+   reaches such a row from any other word has followed a dead return
+   address (code whose rows lie for a few instructions, an inline asm
+   push, makes the walk read the word below its return address: with a
+   dead return into _start there, every sample of tests/libprof/
+   stacks.sh's lie.c was `_start;lie`, complete).  0 when none is found
+   (no check then).
    At a thread's start, outside any signal handler. */
 STK_RAW static void stk_find_root(void)
 {
@@ -527,6 +529,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
   pcs[n++] = pc;
   *end = 'b';
   if (!stk_hi || sp < stk_lo || sp >= stk_hi) { *np = n; return 1; }   /* another stack */
+  uintptr_t ra_at = 0;            /* where the last return address was read, 0: not from the stack */
   for (;;) {
     uintptr_t cfa = 0, ra = 0, v;
     int kind = r ? r->kind : UW_NONE;
@@ -537,7 +540,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
     case UW_END:
       /* (anywhere but the thread's root: astray, a stale return address
          taken for a live one; the frame-pointer walk tries then) */
-      *end = !stk_root || sp == stk_root ? 'c' : 'b';
+      *end = !stk_root || !ra_at || ra_at + w == stk_root ? 'c' : 'b';
       *np = n;
       return 1;
     case UW_SIG: {
@@ -557,6 +560,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       fp = nfp;
       fp_ok = 1;
       ra = npc + 1;              /* an interrupted PC: recorded as a return to after it */
+      ra_at = 0;
       break;
 #else
       *end = 't';                /* (i386's and aarch64's signal frames are not read) */
@@ -575,7 +579,8 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
         /* (aarch64: the leaf's return address still in x30) */
         if (n != 1 || !lr || cfa < sp) { *end = 't'; *np = n; return 1; }
         ra = lr;
-      } else if (cfa <= sp || !stk_word(cfa + (uintptr_t)((intptr_t)r->raw * (intptr_t)w), sp, &ra)) {
+        ra_at = 0;
+      } else if (cfa <= sp || !stk_word(ra_at = cfa + (uintptr_t)((intptr_t)r->raw * (intptr_t)w), sp, &ra)) {
         *end = 'b';
         *np = n;
         return 1;
@@ -596,7 +601,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       break;
     default:
       /* no row: a frame record, if the frame register holds one */
-      if (!fp_ok || !stk_word(fp, sp, &v) || !stk_word(fp + w, sp, &ra)) { *end = 't'; *np = n; return 1; }
+      if (!fp_ok || !stk_word(fp, sp, &v) || !stk_word(ra_at = fp + w, sp, &ra)) { *end = 't'; *np = n; return 1; }
       sp = fp + 2 * w;
       fp = v;
       break;
