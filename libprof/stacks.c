@@ -91,9 +91,9 @@ static struct {
 
 /* the thread's stack, and where its samples went (for stop_thread_timer) */
 static __thread uintptr_t stk_lo, stk_hi;
-/* just above the word that holds the return address into the thread's
-   outermost frame (stk_find_root), or 0: unknown */
-static __thread uintptr_t stk_root;
+/* the lowest and the highest word that may hold the return address into
+   the thread's outermost frame (stk_find_root), or 0: unknown */
+static __thread uintptr_t stk_root_lo, stk_root_hi;
 static __thread uint32_t stk_nsamples, stk_name_slot;   /* slot + 1 */
 static __thread uint64_t stk_last;                      /* entry + 1 */
 
@@ -415,7 +415,7 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
       /* (where the thread's root says it is: a signal handler's dead
          frames below leave copies of it that a deeper frame's unwritten
          words still hold) */
-      if (!stk_root || a + w == stk_root) {
+      if (!stk_root_hi || (a >= stk_root_lo && a <= stk_root_hi)) {
         *fp = 0;
         return *(const uintptr_t *)a;
       }
@@ -471,11 +471,13 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
 
 /* The thread's root: where the return address into the frame that has
    no caller (_start's, where it calls __libc_start_main; clone's child,
-   where it calls the thread's start routine) is kept -- the address
-   above the highest word between here and the top of the stack that
-   returns to code whose row says the return address is undefined.
-   Every complete walk reads its last return address there; one that
-   reaches such a row from any other word has followed a dead return
+   where it calls the thread's start routine) is kept -- between the
+   lowest and the highest word from here to the top of the stack that
+   return to code whose row says the return address is undefined (more
+   than one: the loader's frames left theirs, and aarch64's frame records
+   lie at the bottom of their frames, so a dead one may lie above the
+   live one).  Every complete walk reads its last return address there;
+   one that reaches such a row from a word below has followed a dead return
    address (code whose rows lie for a few instructions, an inline asm
    push, makes the walk read the word below its return address: with a
    dead return into _start there, every sample of tests/libprof/
@@ -485,7 +487,7 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
 STK_RAW static void stk_find_root(void)
 {
   const uintptr_t w = sizeof(uintptr_t);
-  stk_root = 0;
+  stk_root_lo = stk_root_hi = 0;
   if (!stk_hi) return;
   uintptr_t a = ((uintptr_t)__builtin_frame_address(0) + w - 1) & ~(w - 1);
   if (a < stk_lo || a >= stk_hi) return;
@@ -493,7 +495,10 @@ STK_RAW static void stk_find_root(void)
     uintptr_t v = *(const uintptr_t *)a;
     if (!v || !in_some_text(v - 1)) continue;
     const uw_row *r = stk_row(v - 1);
-    if (r && r->kind == UW_END) stk_root = a + w;
+    if (r && r->kind == UW_END) {
+      if (!stk_root_hi) stk_root_lo = a;
+      stk_root_hi = a;
+    }
   }
 }
 
@@ -540,7 +545,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
     case UW_END:
       /* (anywhere but the thread's root: astray, a stale return address
          taken for a live one; the frame-pointer walk tries then) */
-      *end = !stk_root || !ra_at || ra_at + w == stk_root ? 'c' : 'b';
+      *end = !stk_root_hi || !ra_at || (ra_at >= stk_root_lo && ra_at <= stk_root_hi) ? 'c' : 'b';
       *np = n;
       return 1;
     case UW_SIG: {
@@ -616,7 +621,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
   return 1;
 }
 #else
-static void stk_find_root(void) { stk_root = 0; }
+static void stk_find_root(void) { stk_root_lo = stk_root_hi = 0; }
 #endif
 
 /* Walks the interrupted stack into PCS (at most S.depth); returns the
