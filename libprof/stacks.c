@@ -91,6 +91,9 @@ static struct {
 
 /* the thread's stack, and where its samples went (for stop_thread_timer) */
 static __thread uintptr_t stk_lo, stk_hi;
+/* the lowest and the highest word that may hold the return address into
+   the thread's outermost frame (stk_find_root), or 0: unknown */
+static __thread uintptr_t stk_root_lo, stk_root_hi;
 static __thread uint32_t stk_nsamples, stk_name_slot;   /* slot + 1 */
 static __thread uint64_t stk_last;                      /* entry + 1 */
 
@@ -162,7 +165,10 @@ static int stacks_init(int depth, uint64_t slots)
   return 1;
 }
 
-/* The calling thread's stack bounds (not from a signal handler). */
+static void stk_find_root(void);
+
+/* The calling thread's stack bounds and outermost frame (not from a
+   signal handler). */
 static void stacks_thread_bounds(void)
 {
   pthread_attr_t a;
@@ -175,6 +181,7 @@ static void stacks_thread_bounds(void)
     stk_hi = (uintptr_t)addr + size;
   }
   pthread_attr_destroy(&a);
+  stk_find_root();
 }
 
 static int in_text(uintptr_t a)
@@ -405,8 +412,15 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
     uintptr_t a = scan_for_return(from, from + STK_SCAN * w, 1);
     if (!a) break;
     if (*(const uintptr_t *)a - S.entry < 64) {   /* the call in _start: the bottom */
-      *fp = 0;
-      return *(const uintptr_t *)a;
+      /* (where the thread's root says it is: a signal handler's dead
+         frames below leave copies of it that a deeper frame's unwritten
+         words still hold) */
+      if (!stk_root_hi || (a >= stk_root_lo && a <= stk_root_hi)) {
+        *fp = 0;
+        return *(const uintptr_t *)a;
+      }
+      from = a + w;
+      continue;
     }
     uintptr_t r = resync(a);
     if (r && chain_holds(r)) {
@@ -455,6 +469,39 @@ STK_RAW static int stk_word(uintptr_t a, uintptr_t lo, uintptr_t *v)
   return 1;
 }
 
+/* The thread's root: where the return address into the frame that has
+   no caller (_start's, where it calls __libc_start_main; clone's child,
+   where it calls the thread's start routine) is kept -- between the
+   lowest and the highest word from here to the top of the stack that
+   return to code whose row says the return address is undefined (more
+   than one: the loader's frames left theirs, and aarch64's frame records
+   lie at the bottom of their frames, so a dead one may lie above the
+   live one).  Every complete walk reads its last return address there;
+   one that reaches such a row from a word below has followed a dead return
+   address (code whose rows lie for a few instructions, an inline asm
+   push, makes the walk read the word below its return address: with a
+   dead return into _start there, every sample of tests/libprof/
+   stacks.sh's lie.c was `_start;lie`, complete).  0 when none is found
+   (no check then).
+   At a thread's start, outside any signal handler. */
+STK_RAW static void stk_find_root(void)
+{
+  const uintptr_t w = sizeof(uintptr_t);
+  stk_root_lo = stk_root_hi = 0;
+  if (!stk_hi) return;
+  uintptr_t a = ((uintptr_t)__builtin_frame_address(0) + w - 1) & ~(w - 1);
+  if (a < stk_lo || a >= stk_hi) return;
+  for (uintptr_t k = 0; a + w <= stk_hi && k < ((uintptr_t)1 << 20); a += w, k++) {
+    uintptr_t v = *(const uintptr_t *)a;
+    if (!v || !in_some_text(v - 1)) continue;
+    const uw_row *r = stk_row(v - 1);
+    if (r && r->kind == UW_END) {
+      if (!stk_root_hi) stk_root_lo = a;
+      stk_root_hi = a;
+    }
+  }
+}
+
 /* The walk by the objects' unwind tables (x86-64, i386, aarch64): each frame's caller
    from the row of its code -- the CFA from the stack pointer or the frame
    register, the return address below it, the caller's frame register
@@ -487,6 +534,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
   pcs[n++] = pc;
   *end = 'b';
   if (!stk_hi || sp < stk_lo || sp >= stk_hi) { *np = n; return 1; }   /* another stack */
+  uintptr_t ra_at = 0;            /* where the last return address was read, 0: not from the stack */
   for (;;) {
     uintptr_t cfa = 0, ra = 0, v;
     int kind = r ? r->kind : UW_NONE;
@@ -495,7 +543,9 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
 #endif
     switch (kind) {
     case UW_END:
-      *end = 'c';
+      /* (anywhere but the thread's root: astray, a stale return address
+         taken for a live one; the frame-pointer walk tries then) */
+      *end = !stk_root_hi || !ra_at || (ra_at >= stk_root_lo && ra_at <= stk_root_hi) ? 'c' : 'b';
       *np = n;
       return 1;
     case UW_SIG: {
@@ -515,6 +565,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       fp = nfp;
       fp_ok = 1;
       ra = npc + 1;              /* an interrupted PC: recorded as a return to after it */
+      ra_at = 0;
       break;
 #else
       *end = 't';                /* (i386's and aarch64's signal frames are not read) */
@@ -533,7 +584,8 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
         /* (aarch64: the leaf's return address still in x30) */
         if (n != 1 || !lr || cfa < sp) { *end = 't'; *np = n; return 1; }
         ra = lr;
-      } else if (cfa <= sp || !stk_word(cfa + (uintptr_t)((intptr_t)r->raw * (intptr_t)w), sp, &ra)) {
+        ra_at = 0;
+      } else if (cfa <= sp || !stk_word(ra_at = cfa + (uintptr_t)((intptr_t)r->raw * (intptr_t)w), sp, &ra)) {
         *end = 'b';
         *np = n;
         return 1;
@@ -554,7 +606,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       break;
     default:
       /* no row: a frame record, if the frame register holds one */
-      if (!fp_ok || !stk_word(fp, sp, &v) || !stk_word(fp + w, sp, &ra)) { *end = 't'; *np = n; return 1; }
+      if (!fp_ok || !stk_word(fp, sp, &v) || !stk_word(ra_at = fp + w, sp, &ra)) { *end = 't'; *np = n; return 1; }
       sp = fp + 2 * w;
       fp = v;
       break;
@@ -568,6 +620,8 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
   *np = n;
   return 1;
 }
+#else
+static void stk_find_root(void) { stk_root_lo = stk_root_hi = 0; }
 #endif
 
 /* Walks the interrupted stack into PCS (at most S.depth); returns the
