@@ -45,7 +45,8 @@ job_golden() { # recorded reports of case $1
   # under $out/run as the case under tests/ (-I ../../progs, -S ../CASE):
   # what gprof writes there (gmon.sum, FILE-ann) stays in this run's $out
   r=$out/run/cases/$c; rm -rf "$r"; mkdir -p "$r"
-  [ -e "$out/run/progs" ] || ln -s "$top/tests/progs" "$out/run/progs" 2> /dev/null
+  # (-n: a link another job made is not entered)
+  [ -e "$out/run/progs" ] || ln -sn "$top/tests/progs" "$out/run/progs" 2> /dev/null
   for x in $d/*; do
     case ${x##*/} in expected|gmon.sum) ;; *) ln -s "$top/tests/$x" "$r/${x##*/}";; esac
   done
