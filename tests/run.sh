@@ -127,9 +127,10 @@ job() {
       # -o DIR: everything a run writes is under DIR (make check-sanitize
       # beside make check), gmon.sum of a golden case's -s too
       t=$(mktemp -d)
+      before=$(ls -l --full-time cases/*/gmon.sum 2> /dev/null)
       sh "$top/tests/run.sh" -o "$t/o" fixtures golden:cli > "$t/stdout" 2>&1
       if [ -f "$t/o/log/fixtures.log" ] && [ -f "$t/o/log/golden_cli.log" ] && [ -f "$t/o/run/cases/cli/gmon.sum" ] \
-           && [ ! -e cases/cli/gmon.sum ] && [ "$(tail -1 "$t/stdout")" = "$(grep -c '^ok' "$t/o/log/golden_cli.log" | awk '{print $1 + 1}') passed, 0 failed" ]
+           && [ "$(ls -l --full-time cases/*/gmon.sum 2> /dev/null)" = "$before" ] && [ "$(tail -1 "$t/stdout")" = "$(grep -c '^ok' "$t/o/log/golden_cli.log" | awk '{print $1 + 1}') passed, 0 failed" ]
       then echo "ok runner: -o DIR holds the run's logs and what gprof wrote"
       else echo "FAIL runner: -o DIR"; sed 's/^/    /' "$t/stdout" | tail -5; ls "$t/o" 2>&1 | sed 's/^/    /'; fi
       rm -rf "$t";;
