@@ -129,6 +129,19 @@ static void say(const char *a, const char *b, const char *c)
   }
 }
 
+#ifdef LIBPROF_CHECKS
+static int make_name(char *dst, size_t cap, const char *a, const char *b, long num);
+/* LP_ASSERT's end (prof.h): the debug build's broken invariant. */
+__attribute__((noinline, cold)) static _Noreturn void prof_invariant_failed(const char *what, const char *file, int line)
+{
+  char at[256];
+  make_name(at, sizeof at, file, ":", line);
+  say("libprof: invariant ", what, " failed at ");
+  say(at, "\n", NULL);
+  abort();
+}
+#endif
+
 /* DST = A B C, each possibly NULL; the number is written in decimal.
    Returns 0, or -1 when it does not fit in CAP bytes (DST then holds
    what fits). */

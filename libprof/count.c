@@ -120,6 +120,7 @@ static int part_add(prof_part *p, int raw, const uint64_t *id, uint64_t count, u
         if (placed < PROF_TAB_LOG) p->log[placed] = (uint32_t)k;
         placed++;
       }
+      LP_ASSERT(placed == p->used);              /* every pair moved */
       __atomic_store_n(&p->slots, ns, __ATOMIC_RELEASE);
       __atomic_store_n(&p->bytemask, (n - 1) * w * 8, __ATOMIC_RELEASE);
       __atomic_store_n(&p->mask, n - 1, __ATOMIC_RELEASE);
@@ -143,6 +144,7 @@ static int part_add(prof_part *p, int raw, const uint64_t *id, uint64_t count, u
     __atomic_store_n(&s[0], id[0], __ATOMIC_RELEASE);
     if (p->used < PROF_TAB_LOG) p->log[p->used] = (uint32_t)i;
     p->used++;
+    LP_ASSERT(p->used * 2 <= p->mask + 1);       /* load under 1/2: probes end */
     return 1;
   }
 }

@@ -24,6 +24,16 @@
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
+/* Invariants of the arc tables and the stack table, checked in the debug
+   build (-DLIBPROF_CHECKS; make check-sanitize's libprof): a broken one
+   writes "libprof: invariant COND failed at FILE:LINE" and aborts, both
+   async-signal-safe (prof_invariant_failed, base.c).  Nothing otherwise. */
+#ifdef LIBPROF_CHECKS
+#define LP_ASSERT(cond) ((cond) ? (void)0 : prof_invariant_failed(#cond, __FILE__, __LINE__))
+#else
+#define LP_ASSERT(cond) ((void)0)
+#endif
+
 typedef struct {
   uint64_t key;                 /* 0 = empty */
   uint64_t count;

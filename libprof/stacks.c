@@ -812,6 +812,7 @@ static void stacks_store(const ucontext_t *uc, uintptr_t pc, uint32_t n, uintptr
 {
   char end;
   uint32_t depth = stacks_walk(uc, pc, pcs, &end);
+  LP_ASSERT((int)depth <= S.depth);   /* an entry holds S.depth pcs */
   uint32_t t = (uint32_t)tid();
   stk_name(t);
   /* (the map's epoch after the walk: a load noticed meanwhile only

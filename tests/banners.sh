@@ -5,7 +5,7 @@
 cd "$(dirname "$0")"
 top=$(cd .. && pwd)
 : "${GPROF:=$top/gprof}"
-out=$top/tests/out/banners; rm -rf "$out"; mkdir -p "$out/bin"
+out=${TESTS_OUT:-$top/tests/out}/banners; rm -rf "$out"; mkdir -p "$out/bin"
 ln -s "$GPROF" "$out/bin/gprof"    # run as plain `gprof`: messages start with argv[0]
 ok() { echo "ok $*"; }
 bad() { echo "FAIL $*"; }

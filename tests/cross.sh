@@ -33,7 +33,7 @@ build() { # case triple qemu flags rounds [optsets]
   d=cases/$name
   keep=""; [ -f $d/optsets ] && keep=$(cat $d/optsets)
   rm -rf $d; mkdir -p $d
-  xcc $t $flags -pg -Wl,-z,noseparate-code -Wl,-T,"$tmp/far.ld" -o $d/bin progs/cross.c
+  xcc $t $flags -fdebug-prefix-map="$(pwd)"=/gprof-tests -pg -Wl,-z,noseparate-code -Wl,-T,"$tmp/far.ld" -o $d/bin progs/cross.c
   (cd "$tmp" && rm -f gmon.out && qemu-$q -L "$CROSS/usr/$t" "$OLDPWD/$d/bin" $rounds > /dev/null \
      && mv gmon.out "$OLDPWD/$d/gmon.out")
   echo gmon.out > $d/files

@@ -38,7 +38,7 @@ run() {   # n m seed sets
       echo "ok diffrand $n/$m seed $s [$o]"
     else
       cp $d/gmon.out $d/gmon.fail.$s
-      echo "FAIL diffrand $n/$m seed $s [$o] (tests/out/diffrand/n$n: gmon.fail.$s, gnu.out, ours.out)"
+      echo "FAIL diffrand $n/$m seed $s [$o] ($w/n$n: gmon.fail.$s, gnu.out, ours.out)"
     fi
   done
 }

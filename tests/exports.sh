@@ -24,15 +24,21 @@ done
 #    fails leaves no JSON.
 pairs=$OUT/pairs; : > $pairs
 k=0
+sums=$(ls -l --full-time cases/*/gmon.sum 2> /dev/null)
 for d in cases/*/; do
   d=${d%/}; c=${d#cases/}
   opts=optsets; [ -f $d/optsets ] && opts=$d/optsets
+  # gprof runs in links to the case's files at the case's depth (as
+  # run.sh's golden jobs): -s writes gmon.sum there, not in tests/cases
+  r=$OUT/run/cases/$c; rm -rf $r; mkdir -p $r
+  [ -e $OUT/run/progs ] || ln -sn "$top/tests/progs" $OUT/run/progs
+  for x in $d/*; do case ${x##*/} in expected|gmon.sum) ;; *) ln -s "$top/tests/$x" $r/;; esac; done
   while IFS= read -r o; do
     case " $o " in *" -T "*|*" -i "*|*-bT*|*" -y"*) continue;; esac
     k=$((k + 1)); j=$OUT/$k.json
-    (cd $d && "$GPROF" $o bin $(cat files) > $OUT/$k.txt 2> $OUT/$k.err; echo $? > $OUT/$k.rc)
-    (cd $d && "$GPROF" $o --json=$j bin $(cat files) > $OUT/$k.jtxt 2> $OUT/$k.jerr; echo $? > $OUT/$k.jrc)
-    (cd $d && "$GPROF" $o --all-functions bin $(cat files) > $OUT/$k.atxt 2> /dev/null)
+    (cd $r && "$GPROF" $o bin $(cat files) > $OUT/$k.txt 2> $OUT/$k.err; echo $? > $OUT/$k.rc)
+    (cd $r && "$GPROF" $o --json=$j bin $(cat files) > $OUT/$k.jtxt 2> $OUT/$k.jerr; echo $? > $OUT/$k.jrc)
+    (cd $r && "$GPROF" $o --all-functions bin $(cat files) > $OUT/$k.atxt 2> /dev/null)
     if ! cmp -s $OUT/$k.txt $OUT/$k.jtxt || ! cmp -s $OUT/$k.rc $OUT/$k.jrc || ! cmp -s $OUT/$k.err $OUT/$k.jerr; then
       bad "json $c [$o]: the text report changed with --json"
     elif [ "$(cat $OUT/$k.rc)" != 0 ]; then
@@ -42,6 +48,8 @@ for d in cases/*/; do
     fi
   done < $opts
 done
+[ "$(ls -l --full-time cases/*/gmon.sum 2> /dev/null)" = "$sums" ] && ok "json: -s wrote no gmon.sum in tests/cases" \
+  || bad "json: -s wrote gmon.sum in tests/cases (a run beside this one shares it)"
 $py - "$schema" "$pairs" <<'PYEOF'
 import contextlib, io, json, sys
 sys.path.insert(0, 'tools')

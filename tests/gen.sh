@@ -17,7 +17,9 @@ rm -rf cases; mkdir cases
 prog() { # name compiler flags source args
   name=$1 cc=$2 flags=$3 src=$4; shift 4
   d=cases/$name; mkdir -p $d
-  (cd progs && $cc $flags -pg $src -o "$tmp/bin")
+  # no directory of this machine in the debug information: sources are
+  # named /gprof-tests/progs/... (tools/rebin.sh rebuilds the programs alone)
+  (cd progs && $cc $flags -fdebug-prefix-map="$(pwd)"=/gprof-tests/progs -pg $src -o "$tmp/bin")
   cp "$tmp/bin" $d/bin
   (cd "$tmp" && rm -f gmon.out && ./bin "$@" >/dev/null && mv gmon.out "$OLDPWD/$d/gmon.out")
   echo gmon.out > $d/files

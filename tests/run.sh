@@ -4,21 +4,25 @@
 # libprof's programs, the exports read by their readers, unit tests,
 # hostile input and the torture programs.
 #
-#   sh tests/run.sh [-j N] [-l] [PATTERN...]
+#   sh tests/run.sh [-j N] [-l] [-o DIR] [PATTERN...]
 #
 # The suite is a list of named jobs (-l lists them): golden:CASE and
 # live:CASE (every option set of a case), libprof:SCRIPT, unit:NAME,
 # hostile, mutate, exports, pprof, stacks, stack_times, torture, ...
 # PATTERNs are shell globs over job names (`golden:cycles*`, `libprof:*`);
 # none runs everything.  -j N runs N jobs at once (default 1; `make check
-# J=2`).  Each job writes tests/out/log/NAME.log; a failure prints its
+# J=2`).  Each job writes DIR/log/NAME.log (-o DIR, default tests/out:
+# runs of the suite at once in one tree each want their own, as make
+# check-sanitize's tests/out-asan; every job writes under it or in
+# directories of its own from mktemp); a failure prints its
 # check's name and what differs (a diff for the recorded reports), a
 # skipped check says "skip" and why.  Ends with "N passed, M failed" and
 # exits non-zero on any failure.
+cwd=$(pwd)
 cd "$(dirname "$0")"
 top=$(cd .. && pwd)
 GPROF=${GPROF:-$top/gprof}
-out=$top/tests/out
+out=${TESTS_OUT:-$top/tests/out}
 BFDLIB=${BFDLIB:--lbfd}
 export GPROF BFDLIB
 
@@ -37,6 +41,15 @@ showdiff() { diff -u "$1" "$2" | head -n "${DIFF_LINES:-20}" | sed 's/^/    /'; 
 job_golden() { # recorded reports of case $1
   c=$1 d=cases/$1 j=$out/golden/$1
   rm -rf "$j"; mkdir -p "$j"
+  # run in a copy of the case's directory made of links, at the same depth
+  # under $out/run as the case under tests/ (-I ../../progs, -S ../CASE):
+  # what gprof writes there (gmon.sum, FILE-ann) stays in this run's $out
+  r=$out/run/cases/$c; rm -rf "$r"; mkdir -p "$r"
+  # (-n: a link another job made is not entered)
+  [ -e "$out/run/progs" ] || ln -sn "$top/tests/progs" "$out/run/progs" 2> /dev/null
+  for x in $d/*; do
+    case ${x##*/} in expected|gmon.sum) ;; *) ln -s "$top/tests/$x" "$r/${x##*/}";; esac
+  done
   while IFS= read -r o; do
     e=$d/expected/$(optkey "$o")
     if [ ! -f "$e.rc" ]; then echo "FAIL [$o]: nothing recorded ($e.rc; tests/expect.sh $c)"; continue; fi
@@ -44,7 +57,7 @@ job_golden() { # recorded reports of case $1
     # a locale no machine has: the stale errno GNU prints for a cut
     # basic-block entry (what loading the locale left) is then ENOENT
     # everywhere, as when the expectations were recorded
-    (cd $d && PATH="$out/bin:$PATH" LC_ALL=gprof_TEST.UTF-8 gprof $o bin $(cat files) > "$j/$k.out" 2> "$j/$k.err"; echo $? > "$j/$k.rc")
+    (cd "$r" && PATH="$out/bin:$PATH" LC_ALL=gprof_TEST.UTF-8 gprof $o bin $(cat files) > "$j/$k.out" 2> "$j/$k.err"; echo $? > "$j/$k.rc")
     why=""
     cmp -s "$e.out" "$j/$k.out" || why="$why stdout"
     cmp -s "$e.err" "$j/$k.err" || why="$why stderr"
@@ -110,6 +123,31 @@ job() {
       if diff -r $w/ref $w/cand > /dev/null && [ -s $w/cand/alpha.c-ann ]; then echo "ok -y files as GNU's"
       else echo "FAIL -y files differ from GNU's"; diff -r $w/ref $w/cand | head -20 | sed 's/^/    /'; fi;;
     sum) script_job '' sh sumfiles.sh "$out/sum";;
+    runner)
+      # -o DIR: everything a run writes is under DIR (make check-sanitize
+      # beside make check), gmon.sum of a golden case's -s too
+      t=$(mktemp -d)
+      before=$(ls -l --full-time cases/*/gmon.sum 2> /dev/null)
+      sh "$top/tests/run.sh" -o "$t/o" fixtures golden:cli > "$t/stdout" 2>&1
+      if [ -f "$t/o/log/fixtures.log" ] && [ -f "$t/o/log/golden_cli.log" ] && [ -f "$t/o/run/cases/cli/gmon.sum" ] \
+           && [ "$(ls -l --full-time cases/*/gmon.sum 2> /dev/null)" = "$before" ] && [ "$(tail -1 "$t/stdout")" = "$(grep -c '^ok' "$t/o/log/golden_cli.log" | awk '{print $1 + 1}') passed, 0 failed" ]
+      then echo "ok runner: -o DIR holds the run's logs and what gprof wrote"
+      else echo "FAIL runner: -o DIR"; sed 's/^/    /' "$t/stdout" | tail -5; ls "$t/o" 2>&1 | sed 's/^/    /'; fi
+      rm -rf "$t";;
+    fixtures)
+      # the recorded programs name no directory of the machine that built
+      # them (gen.sh's -fdebug-prefix-map): -A and -C print the same, and
+      # find the same sources, in every clone
+      if ! command -v readelf > /dev/null; then echo "skip fixtures (no readelf)"; return; fi
+      n=0 bad=""
+      for b in cases/*/bin; do
+        n=$((n + 1))
+        for dir in $(readelf --debug-dump=info "$b" 2> /dev/null | sed -n 's/.*DW_AT_comp_dir.*: //p' | sort -u); do
+          case $dir in /gprof-tests|/gprof-tests/*|/nonexistent/*) ;; *) bad="$bad $b:$dir";; esac
+        done
+      done
+      if [ -z "$bad" ]; then echo "ok fixtures: $n programs name sources under /gprof-tests"
+      else echo "FAIL fixtures: programs built in a directory of some machine"; printf '    %s\n' $bad | head -20; fi;;
     diffrand)
       if [ -x /usr/bin/gprof ] && command -v python3 > /dev/null && command -v cc > /dev/null; then
         script_job '^ok diffrand 20000' sh diffrand.sh "$GPROF" /usr/bin/gprof "$out/diffrand"
@@ -132,7 +170,7 @@ job() {
     hostile) HOSTILE_GPROF="$out/bin/gprof" script_job '^ok /dev/zero' sh hostile.sh;;
     mutate)
       if command -v python3 > /dev/null; then
-        script_job '^mutate: ' python3 tools/mutate.py --gprof "$out/bin/gprof" --count ${MUTATE_COUNT:-300} --seed 1
+        script_job '^mutate: ' python3 tools/mutate.py --gprof "$out/bin/gprof" --keep "$out/mutate" --count ${MUTATE_COUNT:-300} --seed 1
       else echo "skip mutate (no python3)"; fi;;
     exports) OUT="$out/exports" script_job '^ok 20000 functions (dagprof)' sh exports.sh;;
     pprof) OUT="$out/pprof" script_job '^ok 20000 functions: decoded' sh pprof.sh;;
@@ -170,16 +208,24 @@ while [ $# -gt 0 ]; do
     -j) jobs=$2; shift 2;;
     -j*) jobs=${1#-j}; shift;;
     -l) list=1; shift;;
+    -o) out=$2; shift 2;;
     --) shift; break;;
-    -*) echo "usage: sh tests/run.sh [-j N] [-l] [PATTERN...]" >&2; exit 2;;
+    -*) echo "usage: sh tests/run.sh [-j N] [-l] [-o DIR] [PATTERN...]" >&2; exit 2;;
     *) break;;
   esac
 done
 case $jobs in ''|*[!0-9]*|0) echo "run.sh: -j wants a number of jobs" >&2; exit 2;; esac
+case $out in '') echo "run.sh: -o wants a directory" >&2; exit 2;; /*) ;; *) out=$cwd/$out;; esac
+# it is emptied first: refuse a directory that is not the suite's
+if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -d "$out/log" ]; then
+  echo "run.sh: $out is not empty and is not a test output directory (no log/)" >&2; exit 2
+fi
+# the jobs (sh run.sh --job NAME, from tests/) read it from here
+TESTS_OUT=$out; export TESTS_OUT
 
 # Every job, the long ones first so that they start first under -j.
 all="torture libprof:run mutate stacks exports libprof:stksafe libprof:fire libprof:objstorm libprof:tables
-  libprof:unwind libprof:clock libprof:outside libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand browser-flame browser-html sumstacks names"
+  libprof:unwind libprof:checks libprof:clock libprof:outside libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand browser-flame browser-html sumstacks names"
 # the i386 and aarch64 archives (natively or under qemu-user) and the
 # torture programs: not under the sanitizers, which build neither the
 # i386 archive nor programs in the static modes
@@ -187,7 +233,7 @@ all="torture libprof:run mutate stacks exports libprof:stksafe libprof:fire libp
 [ -z "$LIBPROF_SANITIZED" ] && all="$all libprof:cross-i386 libprof:cross-aarch64"
 for d in cases/*/; do d=${d%/}; all="$all golden:${d#cases/}"; done
 for d in cases/*/; do d=${d%/}; all="$all live:${d#cases/}"; done
-all="$all sum annfiles banners"
+all="$all sum annfiles banners fixtures runner"
 for u in unit/*.c; do [ -f "$u" ] && all="$all unit:$(basename $u .c)"; done
 
 sel=""
@@ -240,6 +286,6 @@ for n in $sel; do
 done
 [ $gaps -gt 0 ] && echo "$gaps known gaps (tests/known-gaps)"
 [ $skips -gt 0 ] && echo "$skips skipped"
-echo "($(( $(date +%s) - start )) s, $(echo $sel | wc -w) jobs, -j $jobs; logs in tests/out/log/)"
+echo "($(( $(date +%s) - start )) s, $(echo $sel | wc -w) jobs, -j $jobs; logs in $out/log/)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -92,18 +92,23 @@ say $? "20 kill -9 during snapshots: no temporary file left behind ($left)"
 
 # ---- the program's own ITIMER_PROF at its own rate ----
 cc -O1 -pg "$here/ownprof.c" -o ownprof $lp
-rm -f gmon.out; rate=$(LIBPROF_OVERHEAD=report ./ownprof 1 2> own.err)
-echo "$rate" | awk '{exit !($1 >= 80 && $1 <= 125)}'
-say $? "a program's own SIGPROF handler and 100 Hz ITIMER_PROF get $rate signals per CPU second (80-125; libprof samples with its own signal)"
 # the same run (a CPU second; 0.3 s left 1 to 5 samples in the program's
 # own code, and 0.02 s wanted failed now and then): libprof's samples,
 # in the program's code and in its own stubs (most of this program's
 # time: burn is tiny), cover the second at 100 Hz, and some are the
-# program's (0.09-0.17 s measured)
-s=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
-o=$(sed -n 's/^libprof: \([0-9]*\) samples (.*in libprof.s own code.*/\1/p' own.err)
-echo "$s ${o:-0}" | awk '{exit !($1 >= 0.02 && $1 * 100 + $2 >= 80)}'
-say $? "... and libprof still samples it (${s}s in the program's own code, ${o:-0} samples in the stubs, of 1 s)"
+# program's (0.09-0.17 s measured).  Up to 3 runs: a loaded machine
+# left one with 0.01 s in the program's code; a libprof whose timer the
+# program's took over has none in any run.
+for try in 1 2 3; do
+  rm -f gmon.out; rate=$(LIBPROF_OVERHEAD=report ./ownprof 1 2> own.err)
+  s=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
+  o=$(sed -n 's/^libprof: \([0-9]*\) samples (.*in libprof.s own code.*/\1/p' own.err)
+  echo "$rate" | awk '{exit !($1 >= 80 && $1 <= 125)}' && r1=0 || r1=1
+  echo "$s ${o:-0}" | awk '{exit !($1 >= 0.02 && $1 * 100 + $2 >= 80)}' && r2=0 || r2=1
+  [ $r1$r2 = 00 ] && break
+done
+say $r1 "a program's own SIGPROF handler and 100 Hz ITIMER_PROF get $rate signals per CPU second (80-125; libprof samples with its own signal; run $try)"
+say $r2 "... and libprof still samples it (${s}s in the program's own code, ${o:-0} samples in the stubs, of 1 s; run $try)"
 
 # ---- settings: used as documented or rejected with one line ----
 rate_of() { od -An -t u4 -j 41 -N 4 "$1" | tr -d ' '; }   # the histogram's rate

@@ -94,16 +94,23 @@ agree threads gmon.out; say $? "GNU gprof agrees on the threaded file"
 
 # arc tables rebuilt busiest-first by the sampling handler while threads
 # count and snapshots read them: no call lost or counted twice
-rm -f gmon.out
+# (every run exact; up to 3 runs for 4 rebuilds: a thread rebuilds at
+# its 4th, 16th, 64th... tick when no snapshot holds the tables, and a
+# loaded machine once left 3)
 cc -O1 -pg "$here/rehome.c" -o rehome -L"$top/libprof" -lprof -lpthread
-LIBPROF_HZ=1000 LIBPROF_INTERVAL=0.02 LIBPROF_OVERHEAD=report ./rehome 600 2> rehome.err
-rebuilt=$(sed -n 's/^libprof: arc tables rebuilt busiest-first \([0-9]*\) times$/\1/p' rehome.err)
-"$G" -b -p rehome gmon.out | awk -v r=600 '
-  $NF ~ /^f[0-9]+$/ && NF >= 7 { i = substr($NF, 2) + 0; n++; if ($4 != 4 * (1 + r * (i % 7 + 1))) bad++ }
-  $NF == "hot" && NF >= 7 { hot = $4 }
-  END { exit !(n == 100 && !bad && hot == 4 * r * 2000) }'
-[ $? = 0 ] && [ -n "$rebuilt" ] && [ "$rebuilt" -ge 4 ]
-say $? "arc tables rebuilt busiest-first ($rebuilt times) under 4 threads and snapshots: every count exact"
+for try in 1 2 3; do
+  rm -f gmon.out
+  LIBPROF_HZ=1000 LIBPROF_INTERVAL=0.02 LIBPROF_OVERHEAD=report ./rehome 600 2> rehome.err
+  rebuilt=$(sed -n 's/^libprof: arc tables rebuilt busiest-first \([0-9]*\) times$/\1/p' rehome.err)
+  "$G" -b -p rehome gmon.out | awk -v r=600 '
+    $NF ~ /^f[0-9]+$/ && NF >= 7 { i = substr($NF, 2) + 0; n++; if ($4 != 4 * (1 + r * (i % 7 + 1))) bad++ }
+    $NF == "hot" && NF >= 7 { hot = $4 }
+    END { exit !(n == 100 && !bad && hot == 4 * r * 2000) }'
+  exact=$?; [ $exact = 0 ] || break
+  [ -n "$rebuilt" ] && [ "$rebuilt" -ge 4 ] && break
+done
+[ $exact = 0 ] && [ -n "$rebuilt" ] && [ "$rebuilt" -ge 4 ]
+say $? "arc tables rebuilt busiest-first ($rebuilt times, run $try) under 4 threads and snapshots: every count exact"
 
 # a profiled signal handler interrupting profiled code
 rm -f gmon.out

@@ -63,8 +63,11 @@ volatile unsigned long s;
 __attribute__((noinline)) void rec(int n) { if (n) rec(n - 1); else for (int i = 0; i < 20000; i++) s += i; }
 /* depths in a random order, and 0.5 s or so: the timer expires on the
    kernel's tick (250 Hz here), each signal carrying ~40 samples of one
-   stack, so a 0.1 s run made 24-46 distinct stacks, not more than 64 */
-int main(void) { unsigned r = 1; for (int k = 0; k < 120000; k++) { r = r * 1103515245u + 12345u; rec((r >> 16) % 200); } return 0; }
+   stack, so a 0.1 s run made 24-46 distinct stacks, not more than 64;
+   at least 0.6 s of CPU time, however fast the machine (a 0.1 s run,
+   1,048 samples, dropped none) */
+#include <time.h>
+int main(void) { unsigned r = 1; for (int k = 0; k < 120000 || clock() < CLOCKS_PER_SEC * 6 / 10; k++) { r = r * 1103515245u + 12345u; rec((r >> 16) % 200); } return 0; }
 C
 cc -O1 -pg deep.c -o deep $lp
 rm -f gmon.out*

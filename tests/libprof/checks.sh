@@ -1,0 +1,35 @@
+#!/bin/sh
+# checks.sh -- libprof's debug build (-DLIBPROF_CHECKS, the one make
+# check-sanitize links the programs with): LP_ASSERT (prof.h) aborts with
+# "libprof: invariant COND failed at FILE:LINE" there and is nothing in
+# the ordinary build; programs run on the checked runtime with every
+# invariant holding (exact counts, stacks recorded).
+. "$(dirname "$0")/common.sh"
+say_prefix="checks: "
+case $(uname -m) in
+  x86_64) stub=mcount_x86_64;; aarch64) stub=mcount_aarch64;;
+  *) echo "skip checks (the debug build is tried on x86-64 and aarch64 only)"; exit 0;;
+esac
+if [ -n "$LIBPROF_SANITIZED" ]; then echo "skip checks (under the sanitizers the runtime is the checked build already)"; exit 0; fi
+F="-O2 -g -Wall -Wextra -std=gnu11 -fno-omit-frame-pointer -fPIC -DLIBPROF_STATIC -I$top/libprof -I$top"
+cc -DLIBPROF_STATIC -c "$top/libprof/$stub.S" -o stub.o && cc -DPROF_END -c "$top/libprof/$stub.S" -o end.o
+# the runtime's translation unit with a main() that asserts argc == 7
+printf '#include "gmon.c"\nint main(int argc, char **argv) { (void)argv; LP_ASSERT(argc == 7); return 0; }\n' > t.c
+cc $F -DLIBPROF_CHECKS -Werror -c t.c -o t.o 2> cc.err && cc -o t stub.o t.o end.o -lpthread
+./t 1 2 3 4 5 6 > /dev/null 2>&1; ok=$?
+./t > out 2> err; rc=$?
+[ $ok = 0 ] && [ $rc = 134 ] && [ "$(head -1 err)" = "libprof: invariant argc == 7 failed at t.c:2" ]
+r=$?; [ $r = 0 ] || { echo "  status $ok, $rc, stderr:"; cat cc.err err | head -5; }
+say $r "-DLIBPROF_CHECKS: a broken invariant aborts, naming it and its place"
+cc $F -c t.c -o t0.o && cc -o t0 stub.o t0.o end.o -lpthread && ./t0 2> err0
+[ $? = 0 ] && [ ! -s err0 ]
+say $? "without it LP_ASSERT is nothing"
+# programs on the checked runtime: arc tables grown, stacks stored
+cc $F -DLIBPROF_CHECKS -Werror -c "$top/libprof/gmon.c" -o gmon.o 2> cc.err
+cc -O1 -pg "$here/known.c" -o known stub.o gmon.o end.o -lpthread && ./known > /dev/null
+[ $? = 0 ] && [ "$(calls known gmon.out c)" = 30 ] && [ "$(calls known gmon.out b)" = 15 ]
+say $? "a program on the checked runtime: exact counts"
+rm -f gmon.out*
+cc -O1 -pg -g "$here/stk_acc.c" -o acc stub.o gmon.o end.o -lpthread && LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./acc 1 > /dev/null
+[ $? = 0 ] && [ -s gmon.out.stacks ]
+say $? "... and with its stacks recorded (LIBPROF_STACKS=64)"
