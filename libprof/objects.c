@@ -199,6 +199,7 @@ static int maps_readable(uintptr_t a, size_t n)
 
 prof_libent __prof_libent[PROF_TRAMPS];
 uintptr_t __prof_other;
+uint64_t __prof_nofp;
 const void *__prof_lib_target[2];
 
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
@@ -214,9 +215,11 @@ extern const char prof_lib_mc[] PROF_SYM(lib_mc) PROF_HIDDEN;
 extern const char prof_lib_fe[] PROF_SYM(lib_fe) PROF_HIDDEN;
 extern const char prof_lib_off[] PROF_SYM(lib_off) PROF_HIDDEN;
 extern const char prof_entry_fe[] PROF_SYM(entry_fe) PROF_HIDDEN;
+extern const char prof_entry_mc_chk[] PROF_SYM(entry_mc_chk) PROF_HIDDEN;
 #else                            /* (i386, aarch64: __prof_other is the switch) */
 #define prof_tramp_fe prof_tramp_mc
 #define prof_entry_fe prof_entry_mc
+#define prof_entry_mc_chk prof_entry_mc
 #endif
 
 static const prof_range no_range;   /* a trampoline's caller until one is seen */
@@ -1013,7 +1016,7 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
       int kind = mcount_kind(obj_sym(&d, i, &s));
       if (kind < 0 || s->st_shndx == SHN_UNDEF || !s->st_value) continue;   /* (s is read only once named) */
       uintptr_t fn = info->dlpi_addr + s->st_value;
-      if (obj_mapped(info, fn, s->st_size)) obj_redirect(fn, s->st_size, kind ? prof_entry_fe : prof_entry_mc);
+      if (obj_mapped(info, fn, s->st_size)) obj_redirect(fn, s->st_size, kind ? prof_entry_fe : prof_entry_mc_chk);
     }
   }
   for (int r = 0; r < 2; r++)

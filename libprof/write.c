@@ -825,6 +825,12 @@ static void report_lost(void)
       say(" slots per counted call on average, at most ", t, "\n");
     }
   }
+  uint64_t nofp = __atomic_load_n(&__prof_nofp, __ATOMIC_RELAXED);
+  if (nofp) {
+    char n[32];
+    make_name(n, sizeof n, NULL, NULL, (long)nofp);
+    say("libprof: ", n, " calls not counted (from functions without a frame pointer: clang's IFUNC resolvers)\n");
+  }
   uint64_t lost = P.lost_arcs;
   if (!lost) return;
   char n[32];
