@@ -707,6 +707,7 @@ static void child_after_fork(void)
       O.lock = 0;
       O.lost = 0;
       O.lost_calls = 0;
+      O.late_objects = 0;
       memset(O.pend, 0, sizeof O.pend);
       O.pend_head = O.pend_tail = 0;
       start_poller();
