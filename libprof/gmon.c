@@ -699,6 +699,7 @@ static void child_after_fork(void)
     P.overhead_ticks = 0;
     facts_after_fork();
     count_after_fork();
+    __prof_nofp = 0;
     stacks_after_fork();
     if (P.objects || S.depth) {             /* the objects' counts too, and a poller of its own */
       int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
@@ -706,6 +707,7 @@ static void child_after_fork(void)
       O.lock = 0;
       O.lost = 0;
       O.lost_calls = 0;
+      O.late_objects = 0;
       memset(O.pend, 0, sizeof O.pend);
       O.pend_head = O.pend_tail = 0;
       start_poller();

@@ -202,11 +202,34 @@ libprof$text_begin:
 	.popsection
 .endm
 
+/* mcount reads its caller's return address through the caller's frame
+   pointer, 8(%rbp): a caller without one (clang gives an IFUNC resolver
+   none, and a -pg library's resolver runs when the loader binds it
+   lazily, %rbp being the loader's: 0, 6 ...) would make that read fault.
+   A frame pointer lies above the stack pointer, within PROF_FP_SPAN of
+   it (prof.h): anything else sends the call to \bad, which counts it in
+   __prof_nofp (written out and said as calls not counted) and returns.
+   The program's own calls (frame pointers: -pg gives them) skip it in
+   the static archive, where only other objects' calls through the C
+   library's redirected mcount (libprof$entry_mc_chk) and the library
+   path need it; in libprof.so every object's calls reach mcount. */
+.macro FP_CHECK bad
+	movq	%rbp, %r10
+	subq	%rsp, %r10
+	cmpq	$PROF_FP_SPAN, %r10
+	jae	\bad
+.endm
+
 /* The program's path of \p's kind (mcount, __fentry__). */
 .macro PROF_FAST p, from
 .L\p\()_d0:
 	cmpb	$0, __prof_counting(%rip)	/* 0 while not counting */
 	je	.L\p\()_ret
+#ifndef LIBPROF_STATIC
+	.ifc	\p, mc
+	FP_CHECK .L\p\()_nofp
+	.endif
+#endif
 	RAW_HOME \from
 	cmpq	%r10, (%r11)			/* frompc ... */
 	jne	.L\p\()_miss
@@ -216,6 +239,13 @@ libprof$text_begin:
 	incq	16(%r11)			/* only this thread writes it */
 .L\p\()_ret:
 	ret
+#ifndef LIBPROF_STATIC
+	.ifc	\p, mc
+.L\p\()_nofp:
+	lock incq __prof_nofp(%rip)
+	ret
+	.endif
+#endif
 	/* another pair in the slot: the next one, wrapping round; an empty
 	   one (a new pair, or no table) sends the call to C */
 .L\p\()_miss:
@@ -271,6 +301,9 @@ libprof$text_begin:
 	.hidden	libprof$lib_\p
 libprof$lib_\p:
 .L\p\()_ld0:
+	.ifc	\p, mc
+	FP_CHECK .L\p\()_lnofp
+	.endif
 	movq	\from, %r10			/* frompc */
 	subq	PROF_LIB_LO(%r11), %r10
 	cmpq	PROF_LIB_SIZE(%r11), %r10
@@ -281,6 +314,11 @@ libprof$lib_\p:
 	addq	(%rsp), %r10			/* + selfpc ... */
 	subq	PROF_LIB_DELTA(%r11), %r10	/* ... - delta: the key */
 	COUNT_KEY .L\p\()_lprobe, .L\p\()_lslow
+	.ifc	\p, mc
+.L\p\()_lnofp:
+	lock incq __prof_nofp(%rip)
+	ret
+	.endif
 .L\p\()_lout:					/* the caller is outside the object */
 	movq	\from, %r10
 	subq	__prof_lowpc(%rip), %r10
@@ -370,6 +408,24 @@ libprof$entry_mc:
 
 	PROF_PUBLIC(_mcount)
 	.set	_mcount, mcount
+
+	/* the C library's mcount, which other objects' calls reach, jumps
+	   here (objects.c's obj_redirect): their frame pointer checked */
+	.globl	libprof$entry_mc_chk
+	.hidden	libprof$entry_mc_chk
+libprof$entry_mc_chk:
+	cmpb	$0, __prof_counting(%rip)
+	je	.Lchk_ret
+	FP_CHECK .Lchk_nofp
+	jmp	libprof$entry_mc
+.Lchk_nofp:
+	lock incq __prof_nofp(%rip)
+.Lchk_ret:
+	ret
+.Lchk_end:
+	.pushsection .data.rel.ro, "aw"
+	.quad	libprof$entry_mc_chk, .Lchk_end, 0
+	.popsection
 
 	.p2align 6
 	PROF_PUBLIC(__fentry__)

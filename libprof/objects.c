@@ -100,6 +100,9 @@ static struct {
   unsigned long long ns_adds;    /* dlpi_adds at the last walk of the other namespaces ... */
   int ns_objs;                   /* ... and the objects it found there */
   int nocode_said, notramp_said;
+  uint64_t redirects;            /* runtimes' mcounts redirected, and ... */
+  uint64_t pg_found;             /* ... loads calling mcount found: by scans so far */
+  uint64_t late_objects;         /* -pg objects found in a namespace whose mcount a later scan redirected */
 } O;
 
 /* The process's mappings, from /proc/self/maps, read at most
@@ -199,6 +202,7 @@ static int maps_readable(uintptr_t a, size_t n)
 
 prof_libent __prof_libent[PROF_TRAMPS];
 uintptr_t __prof_other;
+uint64_t __prof_nofp;
 const void *__prof_lib_target[2];
 
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
@@ -214,9 +218,11 @@ extern const char prof_lib_mc[] PROF_SYM(lib_mc) PROF_HIDDEN;
 extern const char prof_lib_fe[] PROF_SYM(lib_fe) PROF_HIDDEN;
 extern const char prof_lib_off[] PROF_SYM(lib_off) PROF_HIDDEN;
 extern const char prof_entry_fe[] PROF_SYM(entry_fe) PROF_HIDDEN;
+extern const char prof_entry_mc_chk[] PROF_SYM(entry_mc_chk) PROF_HIDDEN;
 #else                            /* (i386, aarch64: __prof_other is the switch) */
 #define prof_tramp_fe prof_tramp_mc
 #define prof_entry_fe prof_entry_mc
+#define prof_entry_mc_chk prof_entry_mc
 #endif
 
 static const prof_range no_range;   /* a trampoline's caller until one is seen */
@@ -374,6 +380,15 @@ static void obj_scan_namespaces(const struct dl_phdr_info *prog, obj_scan_state 
   int namespaces = 0;
   for (r = r->r_next; r && namespaces++ < 64; r = r->r_next) {
     if (!maps_readable((uintptr_t)r, sizeof *r)) return;
+    /* A new namespace has a C library of its own, whose mcount its -pg
+       objects call: until a scan (the poller's, within 20 ms) finds it
+       and makes it jump to libprof's, their calls reach that library's
+       own runtime, which counts nothing.  libprof sees no such call (no
+       hook in the loader), so it cannot count them: each -pg object
+       found with its namespace's mcount redirected by the same later
+       scan is counted, written (`lost dlmopen-objects`) and said by
+       gprof --objects. */
+    uint64_t redirects = O.redirects, pg = O.pg_found;
     int n = 0;
     for (const struct link_map *l = r->base.r_map; l && n++ < 4096; l = l->l_next) {
       if (!maps_readable((uintptr_t)l, sizeof *l)) break;
@@ -400,6 +415,7 @@ static void obj_scan_namespaces(const struct dl_phdr_info *prog, obj_scan_state 
         obj_scan_one(&info, sizeof info, st);
       }
     }
+    if (O.scanned && O.redirects != redirects) O.late_objects += O.pg_found - pg;
   }
 }
 
@@ -1013,9 +1029,13 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
       int kind = mcount_kind(obj_sym(&d, i, &s));
       if (kind < 0 || s->st_shndx == SHN_UNDEF || !s->st_value) continue;   /* (s is read only once named) */
       uintptr_t fn = info->dlpi_addr + s->st_value;
-      if (obj_mapped(info, fn, s->st_size)) obj_redirect(fn, s->st_size, kind ? prof_entry_fe : prof_entry_mc);
+      if (obj_mapped(info, fn, s->st_size)) {
+        obj_redirect(fn, s->st_size, kind ? prof_entry_fe : prof_entry_mc_chk);
+        O.redirects++;
+      }
     }
   }
+  int pg = !is_new;                          /* (counted once per load) */
   for (int r = 0; r < 2; r++)
     for (size_t i = 0; i < d.nrel[r]; i++) {
       /* (a Rel is a Rela's first two words) */
@@ -1027,6 +1047,10 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
       int kind = mcount_kind(obj_sym(&d, OBJ_R_SYM(rl->r_info), &s));
       uintptr_t slot = info->dlpi_addr + rl->r_offset;
       if (kind < 0 || (slot & (sizeof slot - 1)) || !obj_mapped(info, slot, sizeof slot)) continue;
+      if (!pg) {
+        pg = 1;
+        O.pg_found++;
+      }
       /* the library path takes every selfpc for one in [lo, hi): an
          object with code elsewhere is counted through C */
       if (d.nexec != 1 || !obj_tramp(o)) return;

@@ -20,6 +20,7 @@
 
 #define PROF_HIDDEN __attribute__((visibility("hidden")))
 #define PROF_TRAMPS 128         /* trampolines per kind: objects counted fast */
+#define PROF_FP_SPAN 0x40000000 /* a frame pointer's most bytes above sp (mcount_x86_64.S) */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -126,6 +127,10 @@ extern uintptr_t __prof_textsize PROF_HIDDEN;
 /* the same for the raw path: 0 while not counting (and until the
    process is ready: gmon.c's `ready`), else 1 */
 extern unsigned char __prof_counting PROF_HIDDEN;
+/* calls mcount could not read a caller's return address for: their
+   function had no frame pointer (mcount_x86_64.S, FP_CHECK), whose span
+   above the stack pointer is under PROF_FP_SPAN bytes */
+extern uint64_t __prof_nofp PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
 extern __thread prof_cur __prof_cur PROF_HIDDEN;
 

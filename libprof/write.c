@@ -383,15 +383,15 @@ static void write_manifest(wbuf *w)
     wbytes(w, o->path, strlen(o->path));
     wbytes(w, "\n", 1);
   }
-  const char *what[3] = { "samples ", "calls ", "objects " };
-  uint64_t lost[3] = { __atomic_load_n(&O.lost, __ATOMIC_RELAXED),
-                       __atomic_load_n(&O.lost_calls, __ATOMIC_RELAXED), O.lost_objects };
+  const char *what[4] = { "samples ", "calls ", "objects ", "dlmopen-objects " };
+  uint64_t lost[4] = { __atomic_load_n(&O.lost, __ATOMIC_RELAXED),
+                       __atomic_load_n(&O.lost_calls, __ATOMIC_RELAXED), O.lost_objects, O.late_objects };
   /* (and the samples still waiting for a scan: no scan here, this may
      run in a fatal signal's handler) */
   uint64_t t = __atomic_load_n(&O.pend_tail, __ATOMIC_ACQUIRE), h = __atomic_load_n(&O.pend_head, __ATOMIC_ACQUIRE);
   for (; t != h; t++)
     if (__atomic_load_n(&O.pend[t % OBJ_PEND].pc, __ATOMIC_ACQUIRE)) lost[0] += O.pend[t % OBJ_PEND].n;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     if (!lost[i]) continue;
     wbytes(w, "lost ", 5);
     wbytes(w, what[i], strlen(what[i]));
@@ -824,6 +824,12 @@ static void report_lost(void)
       say("libprof: arc lookups probed ", n, f);
       say(" slots per counted call on average, at most ", t, "\n");
     }
+  }
+  uint64_t nofp = __atomic_load_n(&__prof_nofp, __ATOMIC_RELAXED);
+  if (nofp) {
+    char n[32];
+    make_name(n, sizeof n, NULL, NULL, (long)nofp);
+    say("libprof: ", n, " calls not counted (from functions without a frame pointer: clang's IFUNC resolvers)\n");
   }
   uint64_t lost = P.lost_arcs;
   if (!lost) return;

@@ -417,6 +417,8 @@ static void read_manifest(Objects *o, const char *profile)
       const char *why = !strcmp(what, "samples") ? " samples fell in no object libprof knew (their time is in no report)"
                       : !strcmp(what, "calls") ? " calls into no object libprof knew were not counted"
                       : !strcmp(what, "objects") ? " objects were loaded that libprof's map could not hold: not profiled"
+                      : !strcmp(what, "dlmopen-objects") ? " -pg objects were loaded in a new link namespace (dlmopen), which libprof"
+                                                           " finds within 20 ms: calls into them made before that, if any, were not counted"
                       : NULL;
       if (why) {
         msg_warn("warning: %s: %llu%s\n", man, lost, why);

@@ -6,6 +6,7 @@
    each one's storm_work once and keeps them all open.
    objstorm LIB 1 N nswait: opens LIB in a new link namespace, waits 0.1
    s, calls storm_work(N) once (N calls of storm_leaf).
+   objstorm LIB 1 N nsnow: the same, calling at once, then waiting 0.1 s.
    objstorm - 1 N jit: runs N * 10^8 turns of a loop in code it wrote
    into an anonymous mapping, part of no object. */
 #define _GNU_SOURCE
@@ -44,12 +45,14 @@ int main(int argc, char **argv)
   newns = argc > 4 && !strcmp(argv[4], "ns");
   pthread_t t[64];
   if (nt < 1 || nt > 64) return 2;
-  if (argc > 4 && !strcmp(argv[4], "nswait")) {
+  if (argc > 4 && (!strcmp(argv[4], "nswait") || !strcmp(argv[4], "nsnow"))) {
     void *h = dlmopen(LM_ID_NEWLM, lib, RTLD_NOW);
     if (!h) { fprintf(stderr, "%s\n", dlerror()); return 2; }
     struct timespec t = { 0, 100000000 };
-    nanosleep(&t, NULL);
+    int now = !strcmp(argv[4], "nsnow");
+    if (!now) nanosleep(&t, NULL);
     leaf_calls = ((long (*)(long))dlsym(h, "storm_work"))(iters);
+    if (now) nanosleep(&t, NULL);
     printf("storm_work=1 storm_leaf=%ld\n", leaf_calls);
     return 0;
   }

@@ -28,6 +28,9 @@
 #   // torture-libs: -lX ...     libraries to link
 #   // torture-static: WHY       not built in the static modes (skip: WHY)
 #   // torture-skip: MODE WHY    not built in MODE (skip: WHY)
+#   // torture-skip: MODE/VARIANT WHY   VARIANT not run in MODE (skip: WHY)
+#   // torture-libcc: CC        the torture-lib(s) built by CC in every mode
+#                                (a program skipped where there is no CC)
 #   // torture-variant: NAME VAR=VALUE...   one more variant's settings
 
 case $1 in --build|--run) task=$1; shift;; *) task="";; esac
@@ -51,6 +54,8 @@ mode_set() {
   esac
 }
 meta() { sed -n "s|^// torture-$2: *||p" "$here/$1.c"; }
+# why PROG's VARIANT is not run in MODE, or nothing
+vskip() { meta $1 skip | sed -n "s|^$2/$3 ||p" | head -1; }
 
 # --build PROG MODE: the -pg and plain builds, and the plain build's run
 if [ "$task" = --build ]; then
@@ -61,8 +66,9 @@ if [ "$task" = --build ]; then
   [ -n "$(meta $p linklib)" ] && pl="$d/pg/lib$p.so -Wl,-rpath,$d/pg" && ql="$d/plain/lib$p.so -Wl,-rpath,$d/plain"
   {
     if [ -n "$lsrc" ]; then
-      $cc $mf -O1 -fPIC -shared $pg "$here/$lsrc" -o "$d/pg/lib$p.so" \
-        && $cc $mf -O1 -fPIC -shared "$here/$lsrc" -o "$d/plain/lib$p.so"
+      lcc=$(meta $p libcc); lcc=${lcc:-$cc}
+      $lcc $mf -O1 -fPIC -shared $pg "$here/$lsrc" -o "$d/pg/lib$p.so" \
+        && $lcc $mf -O1 -fPIC -shared "$here/$lsrc" -o "$d/plain/lib$p.so"
     fi \
       && $cc $mf -O1 $pg "$here/$p.c" -o "$d/pg/$p" $pl -L"$lib" -lprof $rp $libs \
       && $cc $mf -O1 "$here/$p.c" -o "$d/plain/$p" $ql $libs
@@ -164,6 +170,7 @@ for p in $progs; do
     [ -z "$(skipof $m)" ] || continue
     case $m in static|static-pie) [ -z "$(meta $p static)" ] || continue;; esac
     [ -z "$(meta $p skip | sed -n "s/^$m //p")" ] || continue
+    lcc=$(meta $p libcc); [ -z "$lcc" ] || command -v "$lcc" > /dev/null || continue
     picked_any $p || continue
     echo "$p $m" >> "$TW/builds"
   done
@@ -176,6 +183,7 @@ while read -r p m; do
   [ -f "$TW/b/$m/$p.bad" ] && continue
   for v in $(variants_of $p); do
     picked $p $m $v || continue
+    [ -z "$(vskip $p $m $v)" ] || continue
     k=1; while [ $k -le "$RUNS" ]; do echo "$p $m $v $k" >> "$TW/runs"; k=$((k + 1)); done
   done
 done < "$TW/builds"
@@ -190,6 +198,8 @@ for p in $progs; do
     s=$(skipof $m)
     case $m in static|static-pie) [ -n "$s" ] || s=$(meta $p static);; esac
     [ -n "$s" ] || s=$(meta $p skip | sed -n "s/^$m //p")
+    lcc=$(meta $p libcc)
+    [ -n "$s" ] || [ -z "$lcc" ] || command -v "$lcc" > /dev/null || s="no $lcc"
     if [ -n "$s" ]; then
       picked $p $m && { echo "skip torture $p $m ($s)"; nskip=$((nskip + 1)); }
       continue
@@ -200,6 +210,8 @@ for p in $progs; do
     fi
     for v in $(variants_of $p); do
       picked $p $m $v || continue
+      s=$(vskip $p $m $v)
+      if [ -n "$s" ]; then echo "skip torture $p $m $v ($s)"; nskip=$((nskip + 1)); continue; fi
       bad=0; first=""; lostruns=0; k=1
       while [ $k -le "$RUNS" ]; do
         res=$(cat "$TW/r/$p.$m.$v.$k.res" 2> /dev/null || echo "no verdict (the runner failed)")
