@@ -75,6 +75,7 @@ enum {
   GMON_FACT_RUNS,               /* 1 per run (a gmon.sum: the runs summed) */
   GMON_FACT_CLOCK,              /* string: the sampling clock */
   GMON_FACT_THREADS,            /* threads sampled (each may owe up to a sample at its end) */
+  GMON_FACT_LOST_CALLS,         /* calls libprof could not count (written when not 0) */
   GMON_FACT_NKEYS
 };
 #endif
