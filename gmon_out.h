@@ -40,7 +40,7 @@ enum { GMON_TAG_TIME_HIST = 0, GMON_TAG_CG_ARC = 1, GMON_TAG_BB_COUNT = 2 };
 /* libprof's facts: what the histogram cannot hold (samples outside the
  * program's text, samples not taken, the clock), carried by histogram
  * records that GNU gprof 2.40 reads without a change to its output
- * (measured, doc/notes-selftime.md): each is one record of one bin, always
+ * (measured, doc/DESIGN.md "Time outside the program"): each is one record of one bin, always
  * 0, over [BASE + 4 * slot, BASE + 4 * slot + 4), slot = key * 8 + chunk,
  * after the program's own histogram records (GNU compares only the
  * dimension's string, up to its NUL).  BASE is the top page of the
@@ -75,6 +75,7 @@ enum {
   GMON_FACT_RUNS,               /* 1 per run (a gmon.sum: the runs summed) */
   GMON_FACT_CLOCK,              /* string: the sampling clock */
   GMON_FACT_THREADS,            /* threads sampled (each may owe up to a sample at its end) */
+  GMON_FACT_LOST_CALLS,         /* calls libprof could not count (written when not 0) */
   GMON_FACT_NKEYS
 };
 #endif

@@ -143,4 +143,8 @@ void gmon_facts_note(const GmonFacts *f, const char *what, int objects)
              "taken away\n",
              what, 100.0 * (double)lost / (double)owed, (double)lost / (double)hz,
              (double)owed / (double)hz);
+  if (v[GMON_FACT_LOST_CALLS])
+    msg_warn("%s: libprof could not count %llu calls (made by a signal handler interrupting libprof, "
+             "out of memory, or from code without a frame pointer): the call counts are short by as "
+             "many\n", what, (unsigned long long)v[GMON_FACT_LOST_CALLS]);
 }

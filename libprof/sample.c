@@ -240,7 +240,7 @@ static uint64_t thread_cpu_ns(void);
    thread whose event cannot be made (the locked-memory allowance for
    perf pages spent: about 2,300 threads for a user with 8 MB) gets a
    POSIX timer (counted: clock_fallbacks); one with neither is counted
-   as not sampled (unsampled).  DESIGN notes: doc/notes-clock.md. */
+   as not sampled (unsampled).  doc/DESIGN.md, section 9, "Sampling". */
 
 /* Every thread's timer, so that all can be re-armed on another signal
    when the program takes libprof's (move_sampling): a mapped array of

@@ -244,8 +244,12 @@ static void write_facts(wbuf *w)
   v[GMON_FACT_OBJECTS] = P.objects ? 1 : 0;
   v[GMON_FACT_RUNS] = 1;
   v[GMON_FACT_THREADS] = __atomic_load_n(&F.threads, __ATOMIC_RELAXED);
+  /* calls not counted: said at exit too (report_lost); in the file so
+     that gprof says it where the profile is read */
+  v[GMON_FACT_LOST_CALLS] = __atomic_load_n(&P.lost_arcs, __ATOMIC_RELAXED)
+                          + __atomic_load_n(&__prof_nofp, __ATOMIC_RELAXED);
   for (unsigned k = GMON_FACT_VERSION; k < GMON_FACT_NKEYS; k++)
-    if (k != GMON_FACT_CLOCK) write_fact(w, k, 0, v[k]);
+    if (k != GMON_FACT_CLOCK && (k != GMON_FACT_LOST_CALLS || v[k])) write_fact(w, k, 0, v[k]);
   const char *clk = facts_clock();
   size_t len = strlen(clk);
   for (unsigned c = 0; c * 6 < len && c < 8; c++) {

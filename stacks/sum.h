@@ -1,8 +1,8 @@
 /* stacks/sum.h -- -s keeps everything: beside gmon.sum, the sum of the
  * runs' stack files (SUM.stacks) and, without --objects too, of their
  * other objects' profiles (SUM.objects/), so that many runs give one
- * flame graph and one --objects report.  doc/notes-html.md until it is
- * in doc/DESIGN.md ("-s keeps the stacks and objects").
+ * flame graph and one --objects report.  doc/DESIGN.md, section 8
+ * ("-s keeps the rest").
  *
  * The summed stack file is written so that it does not depend on where
  * any run loaded anything (see stacks/sum.c): version 1, the program at

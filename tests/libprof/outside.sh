@@ -128,3 +128,24 @@ if [ -f "$top/libprof/32/libprof.a" ] && printf 'int main(void){return 0;}\n' | 
 else
   echo "skip: outside: i386 (no archive, or this machine runs no i386 program)"
 fi
+
+# calls libprof could not count: written into the profile and said by
+# gprof where the profile is read, not only by libprof at the program's
+# exit (a clang -pg library's IFUNC resolver, bound lazily while counting,
+# has no frame pointer: its call is not counted)
+if command -v clang > /dev/null && [ -f "$top/libprof/shared/libprof.so" ]; then
+  ok=0
+  clang -O1 -pg -fPIC -shared "$top/tests/torture/ifunc_dso_lib.c" -o libnofp.so
+  cc -O1 -g -pg "$top/tests/torture/ifunc_lazy.c" -o nofp -L. -lnofp -Wl,-rpath,"$w" \
+    -L"$top/libprof/shared" -lprof -Wl,-rpath,"$top/libprof/shared"
+  rm -f gmon.out; ./nofp > /dev/null 2> nofp.err || ok=1
+  said=$(sed -n 's/^libprof: \([0-9]*\) calls not counted.*/\1/p' nofp.err | head -1)
+  inf=$(python3 "$here/facts.py" dump gmon.out | awk '$1 == "lost_calls" {print $2}')
+  "$G" -b -p nofp gmon.out > nofp.out 2> nofp.gerr
+  [ -n "$said" ] && [ "$inf" = "$said" ] && grep -q "libprof could not count $said calls" nofp.gerr || ok=1
+  # a run that loses nothing writes no such record (GNU's bytes as before)
+  [ "$(fact own.gmon lost_calls)" = "" ] || ok=1
+  say $ok "calls not counted: libprof said ${said:-none}, the file holds ${inf:-none}, gprof: $(cat nofp.gerr)"
+else
+  echo "skip: outside: calls not counted (no clang or no libprof.so)"
+fi

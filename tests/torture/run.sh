@@ -102,7 +102,7 @@ if [ "$task" = --run ]; then
   # (gprof's notes on time outside the program's code -- dlopen's in the
   # loader, rtsig's in the vDSO -- and on samples not taken are news of
   # the run, not of the file: libprof/outside.sh checks them)
-  grep -v -e "outside the program's code, which the profile leaves out" -e ': libprof could not take ' gerr > gerr.other
+  grep -v -e "outside the program's code, which the profile leaves out" -e ': libprof could not take ' -e ': libprof could not count ' gerr > gerr.other
   [ $grc = 0 ] && [ ! -s gerr.other ] || verdict "gprof cannot read gmon.out (exit $grc): $(head -2 gerr | tr '\n' ' ')"
   # calls libprof could not count are reported at exit (a profiled
   # signal handler interrupting libprof itself: libprof(3), SAFETY); a
