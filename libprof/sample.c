@@ -368,11 +368,18 @@ static void *arm_perf(pid_t t, int sig)
 
 /* Thread T's clock on SIG into E: a POSIX timer, or with PERF the
    chosen clock (a perf event, else a POSIX timer). */
+/* Thread T's CPU-time clock, as the kernel numbers it (a per-thread
+   clock of another thread: pthread_getcpuclockid needs a pthread_t). */
+static clockid_t thread_cpu_clock(pid_t t)
+{
+  return (clockid_t)(((unsigned)~t << 3) | 6u);
+}
+
 static int clock_arm(treg *e, pid_t t, int sig, int perf)
 {
   if (e->foreign) {
     e->kind = CLK_TIMER;
-    e->kid = arm_raw((clockid_t)(((unsigned)~t << 3) | 6u), SIGEV_THREAD_ID, t, sig, TV_FOREIGN);
+    e->kid = arm_raw(thread_cpu_clock(t), SIGEV_THREAD_ID, t, sig, TV_FOREIGN);
     return e->kid >= 0;
   }
   if (P.clock == CLK_PERF && perf) {
@@ -382,7 +389,7 @@ static int clock_arm(treg *e, pid_t t, int sig, int perf)
     __atomic_fetch_add(&P.clock_fallbacks, 1, __ATOMIC_RELAXED);
   }
   e->kind = CLK_TIMER;
-  e->kid = arm_raw(t == tid() ? CLOCK_THREAD_CPUTIME_ID : (clockid_t)(((unsigned)~t << 3) | 6u),
+  e->kid = arm_raw(t == tid() ? CLOCK_THREAD_CPUTIME_ID : thread_cpu_clock(t),
                    SIGEV_THREAD_ID, t, sig, 0);
   return e->kid >= 0;
 }
@@ -606,7 +613,7 @@ static void foreign_pass(void)
     treg *e = &T.e[k];
     if (!e->tid || !e->foreign) continue;
     struct timespec ts;
-    if (syscall(SYS_clock_gettime, (clockid_t)(((unsigned)~e->tid << 3) | 6u), &ts) != 0) {
+    if (syscall(SYS_clock_gettime, thread_cpu_clock(e->tid), &ts) != 0) {
       clock_disarm(e);                   /* ended */
       T.foreign--;
       treg_free(k);
