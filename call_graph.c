@@ -331,3 +331,68 @@ void cg_kept_get(const ArcRecs *keep, size_t i, vma_t *from, uint64_t *count, co
   *parent = r->parent;
   *child = r->child;
 }
+
+/* Merges the records of P that repeat a pair into its first, in place,
+   the order of first reading kept. */
+static void pairs_compact(ArcPairs *p)
+{
+  size_t cap = 1024;
+  while (cap < 2 * p->n + 2) cap *= 2;
+  size_t *slot = xcalloc(cap, sizeof *slot), n = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    size_t j = pair_hash(p->from[i], p->self[i]) & (cap - 1);
+    for (; slot[j]; j = (j + 1) & (cap - 1)) {
+      size_t k = slot[j] - 1;
+      if (p->from[k] == p->from[i] && p->self[k] == p->self[i]) break;
+    }
+    if (slot[j]) {
+      p->count[slot[j] - 1] += p->count[i];
+      continue;
+    }
+    p->from[n] = p->from[i];
+    p->self[n] = p->self[i];
+    p->count[n] = p->count[i];
+    slot[j] = ++n;
+  }
+  free(slot);
+  p->n = n;
+}
+
+/* Records are appended as read (a hash per record cost more than the
+   files' second reading it replaces); repeated pairs are merged when
+   they grow past twice the distinct ones, at least 2^21 records (48
+   MiB): memory follows the distinct pairs, as the call graph's does. */
+#define PAIRS_COMPACT_MIN ((size_t)1 << 21)
+void cg_pairs_add(ArcPairs *p, vma_t from, vma_t self, uint64_t count)
+{
+  if (p->n == p->cap) {
+    if (p->n >= p->compact_at) {
+      pairs_compact(p);
+      p->compact_at = 2 * p->n > PAIRS_COMPACT_MIN ? 2 * p->n : PAIRS_COMPACT_MIN;
+    }
+    if (p->n == p->cap) {
+      p->cap = p->cap ? 2 * p->cap : 1024;
+      p->from = xrealloc(p->from, p->cap * sizeof *p->from);
+      p->self = xrealloc(p->self, p->cap * sizeof *p->self);
+      p->count = xrealloc(p->count, p->cap * sizeof *p->count);
+    }
+  }
+  p->from[p->n] = from;
+  p->self[p->n] = self;
+  p->count[p->n++] = count;
+}
+
+void cg_pairs_replay(const ArcPairs *p, CallGraph *cg, ArcRecs *keep, const SymTab *tab,
+                     const SymSpecs *specs)
+{
+  if (p->n) cg_read_arcs(cg, keep, tab, specs, p->from, p->self, p->count, p->n, 1);
+  if (keep) cg_kept_settle(keep, cg);
+}
+
+void cg_pairs_free(ArcPairs *p)
+{
+  free(p->from);
+  free(p->self);
+  free(p->count);
+  memset(p, 0, sizeof *p);
+}

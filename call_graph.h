@@ -22,6 +22,26 @@ typedef struct {
   size_t nslots;
 } ArcRecs;
 
+/* The arc records as read, whatever table they are resolved in: in the
+   order read, a pair seen again merged into its first record now and
+   then (call_graph.c, cg_pairs_add), its calls summed.  Handed to
+   cg_read_arcs again (cg_pairs_replay) they make, in any table, the arcs
+   reading the files would have made, in the same order, with the same
+   counts (the exports' table: doc/DESIGN.md section 8): the files are
+   not read twice. */
+typedef struct {
+  vma_t *from, *self;
+  uint64_t *count;
+  size_t n, cap;
+  size_t compact_at;            /* merge repeated pairs at this many (0: the first growth) */
+} ArcPairs;
+void cg_pairs_add(ArcPairs *p, vma_t from, vma_t self, uint64_t count);
+/* Every pair of P into CG through TAB and SPECS (as cg_read_arcs reads
+   records; KEEP as there), then cg_kept_settle. */
+void cg_pairs_replay(const ArcPairs *p, CallGraph *cg, ArcRecs *keep, const SymTab *tab,
+                     const SymSpecs *specs);
+void cg_pairs_free(ArcPairs *p);
+
 /* N records in a row (the readers decode them in batches): record i is FROM[i] -> SELF[i], COUNT[i] calls, read in order.  What
    the records ahead will need (hash slots for -s, else symbols and arc
    slots) is fetched into the cache while earlier ones are read: on big

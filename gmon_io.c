@@ -241,6 +241,7 @@ static void arc_push(Reader *r, ArcBatch *b, vma_t from, vma_t self, uint64_t co
     r->cx->arc_sink(r->cx->arc_arg, from, self, count);
     return;
   }
+  if (r->cx->pairs) cg_pairs_add(r->cx->pairs, from, self, count);
   b->from[b->n] = from;
   b->self[b->n] = self;
   b->count[b->n] = count;

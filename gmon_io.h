@@ -59,6 +59,9 @@ typedef struct {
      (--objects: another object's arcs, placed by objects.c). */
   void (*arc_sink)(void *arg, vma_t from, vma_t self, uint64_t count);
   void *arc_arg;
+  /* When set, the program's arc records (those not sunk) are also kept
+     there as read, for another table's analysis (cg_pairs_replay). */
+  ArcPairs *pairs;
 } GmonContext;
 
 void gmon_init(Profile *p, int addr_size, int big_endian);
