@@ -503,7 +503,10 @@ static uint64_t get(const Elf *e, size_t off, int bytes)
   return v;
 }
 
-static int elf_load(Elf *e, const char *path)
+/* The ELF file at PATH into E: its first MAX bytes (SIZE_MAX: all of
+   it; E->n says how many were read).  Returns 0 when it is no ELF file
+   (or cannot be read). */
+static int elf_load_head(Elf *e, const char *path, size_t max)
 {
   memset(e, 0, sizeof *e);
   FILE *f;
@@ -514,7 +517,7 @@ static int elf_load(Elf *e, const char *path)
     fclose(f);
     return 0;
   }
-  e->n = (size_t)st.st_size;
+  e->n = (size_t)st.st_size < max ? (size_t)st.st_size : max;
   e->d = xmalloc(e->n);
   int ok = fread(e->d, 1, e->n, f) == e->n;
   fclose(f);
@@ -527,6 +530,11 @@ static int elf_load(Elf *e, const char *path)
   free(e->d);
   e->d = NULL;
   return 0;
+}
+
+static int elf_load(Elf *e, const char *path)
+{
+  return elf_load_head(e, path, SIZE_MAX);
 }
 
 typedef struct {
@@ -800,6 +808,44 @@ static vma_t next_base(const Objects *o, const SymTab *tab)
   return o->n ? o->v[o->n - 1].base + OBJ_SPAN : first_base(tab);
 }
 
+int objects_copy_syms(SymTab *to, const SymTab *from)
+{
+  if (!from->nmain || from->nmain >= from->len || !to->len) return 0;
+  size_t k = from->len + from->ntail - from->nmain, n = to->len;
+  vma_t top = to->base[n - 1].end_addr;
+  if (top >= from->base[from->nmain].addr) return 0;
+  Sym *nb = xmalloc_huge((n + k + 1) * sizeof *nb);
+  memcpy(nb, to->base, n * sizeof *nb);
+  memcpy(nb + n, from->base + from->nmain, k * sizeof *nb);
+  free(to->base);
+  to->base = nb;
+  to->nmain = n;
+  to->lookup_top = top;
+  to->len = n + k;
+  free(to->addrs);
+  to->addrs = xmalloc((n + k + 1) * sizeof *to->addrs);
+  for (size_t i = 0; i < n + k; i++) {
+    to->addrs[i] = nb[i].addr;
+    nb[i].cyc_head = &nb[i];
+  }
+  free(to->bucket);
+  to->bucket = NULL;
+  return 1;
+}
+
+void objects_share(Objects *to, const Objects *from)
+{
+  *to = *from;
+  to->arcs = NULL;
+  if (from->narcs) {
+    to->arcs = xmalloc(from->narcs * sizeof *to->arcs);
+    memcpy(to->arcs, from->arcs, from->narcs * sizeof *to->arcs);
+  }
+  to->arcs_cap = from->narcs;
+  to->sums = NULL;
+  to->in_open = 0;
+}
+
 void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles)
 {
   memset(o, 0, sizeof *o);
@@ -859,10 +905,16 @@ int objects_exec_segment(const char *path, vma_t lo, vma_t hi, vma_t *vaddr, vma
 {
   Elf e;
   int found = 0;
-  if (!path || !elf_load(&e, path)) return 0;
+  /* the headers only (they are at the file's start in every object a
+     linker writes), else the whole file */
+  if (!path || !elf_load_head(&e, path, 64 << 10)) return 0;
   uint64_t phoff = get(&e, e.is64 ? 0x20 : 0x1c, e.is64 ? 8 : 4);
   unsigned entsz = (unsigned)get(&e, e.is64 ? 0x36 : 0x2a, 2);
   unsigned phnum = (unsigned)get(&e, e.is64 ? 0x38 : 0x2c, 2);
+  if (phoff > e.n || (uint64_t)phnum * entsz > e.n - phoff) {
+    free(e.d);
+    if (!elf_load(&e, path)) return 0;
+  }
   unsigned need = e.is64 ? 56 : 32;
   for (unsigned i = 0; !found && entsz >= need && phoff <= e.n && i < phnum; i++) {
     if ((uint64_t)(i + 1) * entsz > e.n - phoff) break;

@@ -74,6 +74,21 @@ void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t
    to the program's addresses, 0 when it cannot be read.  After
    objects_add. */
 vma_t objects_add_program(Objects *o, SymTab *tab, const char *path, vma_t lo, vma_t hi);
+/* Another table of the same objects (the exports' table, whose
+   program's part keeps GCC's clones): TO, the program's symbols alone,
+   finalized, gets a copy of FROM's other objects' symbols (objects_load's,
+   objects_add's, objects_add_program's: FROM's symbols past its NMAIN,
+   before the analysis), at the same addresses, so that the stacks' frames
+   and the objects' arcs and histograms, placed once, hold in both.
+   Returns 0 (TO unchanged) when TO's program reaches the first object's
+   base. */
+int objects_copy_syms(SymTab *to, const SymTab *from);
+/* What the analysis of another table with the same symbols past the
+   program's (objects_copy_syms) needs of FROM: TO shares FROM's objects
+   and has a copy of the arcs objects_read_hist read (for its own
+   objects_settle and objects_add_arcs).  After objects_read_hist, before
+   FROM's objects_settle.  TO owns only its arcs. */
+void objects_share(Objects *to, const Objects *from);
 /* The first executable PT_LOAD segment of the ELF file at PATH that
    overlaps [LO, HI) (link time), as the kernel maps it (whole pages):
    its first address, its end, its file offset.  Returns 0 when there is
