@@ -245,6 +245,11 @@ typedef struct Run {
                                    report and --json */
   int flat, graph, exec;        /* the reports chosen */
   int all_funcs;                /* the exports' run: SymTabOptions.all_funcs */
+  int argc;                     /* the command line (the exports' run parses */
+  char **argv;                  /* it again, for its own symspecs) */
+  ArcPairs pairs;               /* the program's arc records as read, for
+                                   the exports' run */
+  struct Run *x;                /* the exports' run (exports_derive), or NULL */
 } Run;
 
 /* LIST, then DIR: a colon-separated search list one longer. */
@@ -419,6 +424,30 @@ _Noreturn static void no_stacks(const Run *r)
             "LIBPROF_STACKS=64)\n", r->files[0], what);
 }
 
+/* Standard error muted while the exports' run does again what the first
+   run did and said (its messages were the first's); returns what
+   unmute_stderr needs. */
+static int mute_stderr(void)
+{
+  fflush(stdout);
+  fflush(stderr);
+  int saved = dup(2), null = open("/dev/null", O_WRONLY);
+  if (saved >= 0 && null >= 0) dup2(null, 2);
+  if (null >= 0) close(null);
+  return saved;
+}
+
+static void unmute_stderr(int saved)
+{
+  fflush(stderr);
+  if (saved >= 0) {
+    dup2(saved, 2);
+    close(saved);
+  }
+}
+
+static void exports_derive(Run *r);
+
 /* Stage 2: the object and its symbols (--objects: other objects'
    symbols after the program's), then the symspecs matched to them.  The
    table carries the options its users share (symtab.h SymTabOptions). */
@@ -440,6 +469,9 @@ static void open_object(Run *r)
   if ((export_needs(&r->exports) & (EXPORT_NEEDS_STACKS | EXPORT_USES_STACKS)) || o->stack_times) {
     stacks_load(&r->stacks, &r->objs, &r->syms, r->files, r->nfiles);
   }
+  if (!r->all_funcs && export_any(&r->exports) && !o->all_functions && !o->ext_symtab
+      && !o->no_static && core_dropped_funcs(&r->core))
+    exports_derive(r);
   sym_id_parse(&r->specs, &r->syms);
   DBG(o->debug, ~0u, "debug: flags 0x%x\n", o->debug);
 }
@@ -467,6 +499,7 @@ static void read_profiles(Run *r)
   unsigned char build_id[GMON_BUILD_ID_LEN];
   vma_t code[64][2];
   cx.object = r->a_out;
+  cx.pairs = r->x ? &r->pairs : NULL;
   cx.build_id = core_build_id(&r->core, build_id, sizeof build_id) ? build_id : NULL;
   cx.code = (const vma_t (*)[2])code;
   cx.ncode = core_code_ranges(&r->core, code, 64);
@@ -492,8 +525,59 @@ static void read_profiles(Run *r)
   }
 }
 
-/* Stage 4: the analysis, samples to symbols and the call graph (-c
-   scans the program's histogram range only), and --stack-times' table. */
+/* The analysis of what was read over R's table: samples and arcs to
+   its symbols, the call graph (-c scans [CG_LO, CG_HI), the program's
+   histogram range, in CORE), the stacks' frames to its functions,
+   --stack-times' table.  FREE_BINS: the histogram's bins go when no
+   export reads them. */
+static void analyse_table(Run *r, Core *core, vma_t cg_lo, vma_t cg_hi, int free_bins)
+{
+  const Options *o = &r->options;
+  Profile *prof = &r->prof;
+  if (prof->have_hist) hist_assign_samples(&prof->hist, &r->syms);
+  if (r->objs.n) objects_settle(&r->objs, &r->syms);
+  if (r->objs.n && objects_add_arcs(&r->objs, &prof->cg, o->keep_arcs ? &prof->arc_recs : NULL,
+                                    &r->syms, &r->specs))
+    prof->have_arcs = 1;
+  /* peak memory: no report reads them, -l's and -s's neither (an export may) */
+  if (free_bins && !(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
+  if (prof->have_arcs) {
+    if (o->static_cg) core_find_calls(core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
+    cg_assemble(&prof->cg, &r->syms);
+  }
+  /* no symbol moves any more: each frame's function */
+  if (r->stacks.present) stacks_resolve(&r->stacks, &r->syms);
+  /* once, for the text report and --json alike */
+  if (o->stack_times)
+    stack_times_compute(&r->times, &r->stacks, prof->have_arcs ? &prof->cg : NULL, prof->hist.hz);
+}
+
+/* The exports' run's profile, from what R read (after the objects'
+   files): the histogram records and basic-block counts shared, the
+   program's arc records replayed into its own call graph, the objects'
+   arcs copied. */
+static void derive_profile(Run *r)
+{
+  Run *x = r->x;
+  Profile *p = &x->prof;
+  const Profile *q = &r->prof;
+  gmon_init(p, r->core.addr_size, r->core.big_endian);
+  p->hist = q->hist;
+  p->bb = q->bb;
+  p->facts = q->facts;
+  p->have_hist = q->have_hist;
+  p->have_arcs = q->have_arcs;
+  p->have_bb = q->have_bb;
+  p->arcs_read = q->arcs_read;
+  GmonOptions go = reader_options(&x->options);
+  cg_pairs_replay(&r->pairs, &p->cg, go.keep_arcs ? &p->arc_recs : NULL, &x->syms, &x->specs);
+  cg_pairs_free(&r->pairs);
+  if (x->options.line && p->have_bb) bb_assign(&p->bb, &x->syms);
+  if (r->objs.n) objects_share(&x->objs, &r->objs);
+}
+
+/* Stage 4: the analysis, samples to symbols and the call graph, and
+   --stack-times' table; the exports' run's too, from the same data. */
 static void analyse(Run *r)
 {
   const Options *o = &r->options;
@@ -508,22 +592,13 @@ static void analyse(Run *r)
   if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian, &go))
     prof->have_hist = 1;
   if (r->objs.n && (r->style & STYLE_SUM)) objects_write_sum(&r->objs, "gmon.sum");
-  if (prof->have_hist) hist_assign_samples(&prof->hist, &r->syms);
-  if (r->objs.n) objects_settle(&r->objs, &r->syms);
-  if (r->objs.n && objects_add_arcs(&r->objs, &prof->cg, o->keep_arcs ? &prof->arc_recs : NULL,
-                                    &r->syms, &r->specs))
-    prof->have_arcs = 1;
-  /* peak memory: no report reads them, -l's and -s's neither (an export may) */
-  if (!(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
-  if (prof->have_arcs) {
-    if (o->static_cg) core_find_calls(&r->core, &r->syms, cg_lo, cg_hi, add_static_arc, &prof->cg);
-    cg_assemble(&prof->cg, &r->syms);
+  if (r->x) derive_profile(r);
+  analyse_table(r, &r->core, cg_lo, cg_hi, !r->x);
+  if (r->x) {
+    int saved = mute_stderr();
+    analyse_table(r->x, &r->core, cg_lo, cg_hi, 1);   /* (the bins are shared) */
+    unmute_stderr(saved);
   }
-  /* no symbol moves any more: each frame's function */
-  if (r->stacks.present) stacks_resolve(&r->stacks, &r->syms);
-  /* once, for the text report and --json alike */
-  if (o->stack_times)
-    stack_times_compute(&r->times, &r->stacks, prof->have_arcs ? &prof->cg : NULL, prof->hist.hz);
 }
 
 /* Stage 5: the reports to print: those asked for or, when none was, the
@@ -579,17 +654,18 @@ static void make_view(Run *r)
 }
 
 /* The profiles before (--diff-base), read and analysed as R's own are,
-   with R's options and R's kind of table (ALL_FUNCS: the exports' run's,
-   so that names match): the same command line again, the program
-   --diff-base-program or R's, the files --diff-base's. */
-static Run *read_base(Run *r, int argc, char **argv, int all_funcs)
+   with R's options (and an exports' run of their own when R's needs
+   one): the same command line again, the program --diff-base-program or
+   R's, the files --diff-base's. */
+static Run *read_base(Run *r, int argc, char **argv)
 {
   Run *b = xcalloc(1, sizeof *b);
   sym_id_init(&b->specs);
   export_options_init(&b->exports);
   optind = 0;                   /* getopt starts over */
   parse_options(b, argc, argv);
-  b->all_funcs = all_funcs;
+  b->argc = argc;
+  b->argv = argv;
   b->a_out = r->base_program ? r->base_program : r->a_out;
   b->files = r->base_files;
   b->nfiles = r->nbase;
@@ -600,6 +676,11 @@ static Run *read_base(Run *r, int argc, char **argv, int all_funcs)
   read_profiles(b);
   analyse(b);
   make_view(b);
+  if (b->x) {
+    int saved = mute_stderr();
+    make_view(b->x);
+    unmute_stderr(saved);
+  }
   if (r->diff_flat && (!r->prof.have_hist || !b->prof.have_hist))
     msg_fatal("%s: no histogram: --diff-flat compares the flat profiles\n",
               !r->prof.have_hist ? r->files[0] : b->files[0]);
@@ -621,51 +702,67 @@ static void base_input(Run *b, ExportInput *in)
 /* The exports name the functions that ran, GCC's clones too (f.isra.0,
    f.part.0, f.cold), which GNU's rules leave out of the table the text
    reports are made from, giving their samples and calls to the function
-   before them.  When the program has such functions the exports are
-   drawn from a second run over the same files (ARGC, ARGV) on a table
-   that keeps them; its messages were said by the first (standard error
-   is muted meanwhile), and -s's gmon.sum is written once. */
-static Run *exports_run(int argc, char **argv)
+   before them.  When the program has such functions (and an export is
+   asked for), the exports are drawn from a run of their own on a table
+   that keeps them, derived from R's: the same object (R's Core: no
+   second open), its symspecs parsed again from the command line, the
+   other objects' symbols copied (objects_copy_syms), the stacks shared
+   (each run resolves their frames in its own table).  read_profiles
+   then keeps the arc records for it, and analyse analyses it beside R
+   from what R read (derive_profile): no file is read twice.  Its
+   messages were said by R's (standard error is muted meanwhile), and
+   -s's files are written once. */
+static void exports_derive(Run *r)
 {
-  static Run run2;
-  Run *x = &run2;
-  fflush(stdout);
-  fflush(stderr);
-  int saved = dup(2), null = open("/dev/null", O_WRONLY);
-  if (saved >= 0 && null >= 0) dup2(null, 2);
+  int saved = mute_stderr();
+  Run *x = xcalloc(1, sizeof *x);
   sym_id_init(&x->specs);
   export_options_init(&x->exports);
   optind = 0;                   /* (glibc: the scan starts afresh) */
-  parse_options(x, argc, argv);
+  parse_options(x, r->argc, r->argv);
   x->options.debug = 0;
   x->style &= ~STYLE_SUM;
   x->all_funcs = 1;
-  open_object(x);
-  read_profiles(x);
-  analyse(x);
-  make_view(x);
-  if (x->nbase) x->base = read_base(x, argc, argv, 1);
-  fflush(stderr);
-  if (saved >= 0) {
-    dup2(saved, 2);
-    close(saved);
+  x->argc = r->argc;
+  x->argv = r->argv;
+  x->a_out = r->a_out;
+  x->files = r->files;
+  x->nfiles = r->nfiles;
+  x->nbase = 0;                 /* (R's run before has its own: main) */
+  x->syms.opts = r->syms.opts;
+  x->syms.opts.debug = 0;
+  x->syms.opts.all_funcs = 1;
+  core_create_function_syms(&r->core, &r->map, &x->syms);
+  if (x->options.line) line_add_syms(&r->core, &x->syms);
+  if (r->syms.nmain && !objects_copy_syms(&x->syms, &r->syms)) {
+    /* (the program's clones reach the objects' synthetic range: never
+       on a real program) the exports keep GNU's table */
+    free(x);
+    unmute_stderr(saved);
+    return;
   }
-  if (null >= 0) close(null);
-  return x;
+  if (r->stacks.present) {      /* the frames placed once; names per table */
+    x->stacks = r->stacks;
+    x->stacks.sym = NULL;
+    x->stacks.objname = NULL;
+    x->stacks.pcname = NULL;
+    x->stacks.reader = NULL;
+  }
+  sym_id_parse(&x->specs, &x->syms);
+  r->x = x;
+  unmute_stderr(saved);
 }
 
-/* Stage 6: the exports, from the same analysis (or exports_run's);
+/* Stage 6: the exports, from the same analysis (or the exports' run's);
    returns whether one went to standard output, which then holds nothing
    else. */
-static int write_exports(Run *r, int argc, char **argv)
+static int write_exports(Run *r)
 {
   const ExportOptions *ex = &r->exports;
   if (!export_any(ex)) return 0;
   int nout = export_to_stdout(ex);
   if (nout > 1) msg_fatal("only one export may go to standard output\n");
-  if (!r->options.all_functions && !r->options.ext_symtab && !r->options.no_static
-      && core_dropped_funcs(&r->core))
-    r = exports_run(argc, argv);
+  if (r->x) r = r->x;
   const Profile *prof = &r->prof;
   const Options *o = &r->options;
   ExportInput in = { r->a_out, r->files, r->nfiles, &r->syms,
@@ -760,14 +857,22 @@ int main(int argc, char **argv)
   sym_id_init(&r->specs);
   export_options_init(&r->exports);
 
+  r->argc = argc;
+  r->argv = argv;
   parse_options(r, argc, argv);
   open_object(r);
   read_profiles(r);             /* -i ends the run here */
   analyse(r);
   make_view(r);
-  if (r->nbase) r->base = read_base(r, argc, argv, 0);
+  if (r->x) {
+    int saved = mute_stderr();
+    make_view(r->x);
+    unmute_stderr(saved);
+  }
+  if (r->nbase) r->base = read_base(r, argc, argv);
+  if (r->x) r->x->base = r->base && r->base->x ? r->base->x : r->base;
   choose_reports(r);
-  if (write_exports(r, argc, argv)) return 0;
+  if (write_exports(r)) return 0;
   print_reports(r);
   return 0;
 }
