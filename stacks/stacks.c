@@ -743,33 +743,37 @@ static Reader *reader_new(Stacks *st, const unsigned char *id, size_t idlen, int
   return r;
 }
 
-void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles)
+/* Reads the files into ST (the program's build-id ID, IDLEN bytes, or
+   NULL), with or without a table: with one (stacks_load) the frames'
+   objects are placed in it before equal stacks merge, and the gaps
+   marked after; without (stacks_read, -s) each object is one whatever
+   its load generations. */
+static void load(Stacks *st, char *const *files, int nfiles, const unsigned char *id, size_t idlen,
+                 Objects *objs, SymTab *tab)
 {
-  unsigned char id[OBJECTS_ID_MAX];
-  int n = tab->core ? core_build_id(tab->core, id, sizeof id) : 0;
-  /* (the note's own length: an id may end in zero bytes) */
-  Reader *r = reader_new(st, n > 0 ? id : NULL, n > 0 ? (size_t)n : 0, 0);
+  Reader *r = reader_new(st, id, idlen, tab == NULL);
   read_files(st, r, files, nfiles);
   if (st->present) {
-    place_objects(st, objs, tab, r->where);
+    if (tab) place_objects(st, objs, tab, r->where);
     merge(st);
     settle_threads(st);
-    mark_gaps(st, tab);
+    if (tab) mark_gaps(st, tab);
   }
   reader_free(r);
   st->reader = NULL;
 }
 
+void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles)
+{
+  unsigned char id[OBJECTS_ID_MAX];
+  int n = tab->core ? core_build_id(tab->core, id, sizeof id) : 0;
+  /* (the note's own length: an id may end in zero bytes) */
+  load(st, files, nfiles, n > 0 ? id : NULL, n > 0 ? (size_t)n : 0, objs, tab);
+}
+
 void stacks_read(Stacks *st, char *const *files, int nfiles, const unsigned char *build_id, size_t idlen)
 {
-  Reader *r = reader_new(st, build_id, idlen, 1);
-  read_files(st, r, files, nfiles);
-  if (st->present) {
-    merge(st);
-    settle_threads(st);
-  }
-  reader_free(r);
-  st->reader = NULL;
+  load(st, files, nfiles, build_id, idlen, NULL, NULL);
 }
 
 static const char *base_name(const char *path)
