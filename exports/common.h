@@ -5,8 +5,8 @@
  * The exports read the same structs the text reports print from (SymTab,
  * HistSet, CallGraph), after the analysis, and never the text.  Their
  * figures are the text's (the text of --all-functions when the program
- * has functions GNU's rules drop: the exports are then drawn from a
- * second run on that table, gprof.c exports_run), unrounded: times in seconds (samples / rate),
+ * has functions GNU's rules drop: the exports are then drawn from an
+ * analysis of that table, gprof.c exports_derive), unrounded: times in seconds (samples / rate),
  * percentages of the same totals, the same entries, index numbers and
  * arc lines. */
 #ifndef EXPORT_COMMON_H
