@@ -22,6 +22,10 @@
  *   objects    (--objects) [[name, functions, self seconds, calls]], the
  *              program first
  *   flame      the SVG --flame writes, when there are stacks
+ *   diff       (--diff-base, both profiles with a histogram) {before:
+ *              [profiles], program: the one before, rows: [[name, self
+ *              seconds before, after, calls before, after]]}: --diff-flat's
+ *              rows, in its order
  *
  * Numbers are the shortest text that reads back as the same double
  * (export_json_number), so the script formats the very values the text
@@ -31,6 +35,7 @@
 #include <string.h>
 #include "exports/html.h"
 #include "exports/flame.h"
+#include "exports/diff_flat.h"
 #include "cg_print.h"
 #include "reports/flat.h"
 #include "sym_ids.h"
@@ -260,6 +265,38 @@ static void write_flame(Html *H)
   free(svg);
 }
 
+/* --diff-base: the flat profile's differences (diff_flat.c's rows). */
+static void write_diff(Html *H)
+{
+  FILE *f = H->f;
+  const ExportInput *in = H->in, *base = in->base;
+  fputs(",\"diff\":", f);
+  if (!base || !in->hist || !base->hist) {
+    fputs("null", f);
+    return;
+  }
+  fputs("{\"before\":[", f);
+  for (int i = 0; i < base->nprofiles; i++) {
+    if (i) putc(',', f);
+    STR(base->profiles[i]);
+  }
+  fputs("],\"program\":", f);
+  STR(base->program);
+  fputs(",\"rows\":[", f);
+  size_t n;
+  DiffFlatRow *d = diff_flat_rows(in, &n);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? ",\n[" : "\n[", f);
+    STR(d[i].name); putc(',', f);
+    NUM(d[i].before); putc(',', f);
+    NUM(d[i].after); putc(',', f);
+    u64(f, d[i].cb); putc(',', f);
+    u64(f, d[i].ca); putc(']', f);
+  }
+  fputs("]}", f);
+  free(d);
+}
+
 /* ---- annotated source: where the symbols have source lines ---- */
 
 #define SRC_FILES 40            /* files shown, most time first */
@@ -427,6 +464,7 @@ static void write_data(Html *H)
   else fputs(",\"graph\":null", f);
   write_objects(H);
   write_flame(H);
+  write_diff(H);
   write_source(H);
   write_names(H);
   fputs("}", f);
