@@ -85,7 +85,7 @@ def make_page(w):
                            cwd=w, check=True)
         if not os.path.exists(os.path.join(w, "gmon.out.stacks")):
             env = dict(os.environ, LIBPROF_STACKS="64", LIBPROF_HZ="1000")
-            subprocess.run(["./prog", "300"], cwd=w, env=env, check=True)
+            subprocess.run(["./prog", "4000"], cwd=w, env=env, check=True)
         cmd = [GPROF, "--html=page.html", "prog", "gmon.out"]
     else:
         return os.path.abspath(what), None
