@@ -36,8 +36,6 @@
 #include "exports/html.h"
 #include "exports/flame.h"
 #include "exports/diff_flat.h"
-#include "cg_print.h"
-#include "reports/flat.h"
 #include "sym_ids.h"
 #include "source.h"
 
@@ -96,9 +94,9 @@ static void write_flat(Html *H)
     if (!H->in->zeros && s->hist_time == 0 && s->ncalls == 0) continue;
     v[n++] = s;
   }
-  flat_sort(v, n);
+  export_flat_sort(v, n);
   double scale;
-  const char *u = flat_call_unit(hs, tab, &scale);
+  const char *u = export_flat_call_unit(hs, tab, &scale);
   char unit[16];
   snprintf(unit, sizeof unit, "%s%c/call", u, hs->dimen_abbrev);
   double total = hs->total_samples > 0 ? hs->total_samples : 1.0;
@@ -145,7 +143,7 @@ static void write_entry(Html *H, const Sym *s, double print_time)
   u64(f, s->self_calls);
   if (s->is_cycle) {
     fputs(",[],[],[", f);
-    size_t n = cg_entry_members(s, &H->syms, &H->syms_cap);
+    size_t n = export_entry_members(s, &H->syms, &H->syms_cap);
     for (size_t i = 0; i < n; i++) {
       const Sym *m = H->syms[i];
       fprintf(f, "%s[%d,", i ? "," : "", fid_of(H, m));
@@ -159,7 +157,7 @@ static void write_entry(Html *H, const Sym *s, double print_time)
     return;
   }
   for (int parents = 1; parents >= 0; parents--) {
-    size_t n = cg_entry_arcs(s, parents, &H->arcs, &H->arcs_cap);
+    size_t n = export_entry_arcs(s, parents, &H->arcs, &H->arcs_cap);
     fputs(",[", f);
     for (size_t i = 0; i < n; i++) {
       const Arc *a = H->arcs[i];
