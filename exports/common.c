@@ -4,6 +4,7 @@
 #include <string.h>
 #include "exports/common.h"
 #include "cg_print.h"
+#include "reports/flat.h"
 #include "sym_ids.h"
 #include "util/util.h"
 
@@ -17,6 +18,26 @@ double export_print_time(const SymTab *tab)
 int export_entry_printed(const ExportInput *in, const Sym *s)
 {
   return cg_entry_printed(s, in->zeros, in->tab->opts.line);
+}
+
+void export_flat_sort(Sym **v, size_t n)
+{
+  flat_sort(v, n);
+}
+
+const char *export_flat_call_unit(const HistSet *hs, const SymTab *tab, double *scale)
+{
+  return flat_call_unit(hs, tab, scale);
+}
+
+size_t export_entry_arcs(const Sym *s, int parents, Arc ***v, size_t *cap)
+{
+  return cg_entry_arcs(s, parents, v, cap);
+}
+
+size_t export_entry_members(const Sym *cyc, Sym ***v, size_t *cap)
+{
+  return cg_entry_members(cyc, v, cap);
 }
 
 void export_json_number(FILE *f, double v)

@@ -91,6 +91,16 @@ double export_print_time(const SymTab *tab);
 /* Is S's entry printed in the call graph (as cg_print decides, under
    IN's -z and its table's -l)? */
 int export_entry_printed(const ExportInput *in, const Sym *s);
+/* The text reports' orders, for the exports that list rows as they do
+   (the one place the exports take them from the reports):
+   the flat profile's rows (self time, calls, name) sorted in V[0..N);
+   the per-call columns' SI prefix and *SCALE for seconds; an entry's
+   caller (PARENTS) or callee arcs, a cycle's members, in the call
+   graph's order, into *V (grown to *CAP). */
+void export_flat_sort(Sym **v, size_t n);
+const char *export_flat_call_unit(const HistSet *hs, const SymTab *tab, double *scale);
+size_t export_entry_arcs(const Sym *s, int parents, Arc ***v, size_t *cap);
+size_t export_entry_members(const Sym *cyc, Sym ***v, size_t *cap);
 /* Writes V as a JSON number (shortest form that reads back the same);
    null when V is not finite. */
 void export_json_number(FILE *f, double v);

@@ -43,15 +43,9 @@ static Row *rows_of(const ExportInput *in, size_t *n)
   return v;
 }
 
-typedef struct {
-  const char *name;
-  double before, after;
-  uint64_t cb, ca;
-} Diff;
-
 static int diff_cmp(const void *a, const void *b)
 {
-  const Diff *x = a, *y = b;
+  const DiffFlatRow *x = a, *y = b;
   double dx = fabs(x->after - x->before), dy = fabs(y->after - y->before);
   if (dx != dy) return dx > dy ? -1 : 1;
   return strcmp(x->name, y->name);
@@ -64,21 +58,31 @@ static void percent(FILE *f, double before, double after)
   else fprintf(f, " %8s", "");
 }
 
-void diff_flat_print(FILE *f, const ExportInput *now)
+DiffFlatRow *diff_flat_rows(const ExportInput *now, size_t *count)
 {
-  const ExportInput *base = now->base;
   size_t na, nb;
-  Row *a = rows_of(now, &na), *b = rows_of(base, &nb);
-  Diff *d = xmalloc((na + nb + 1) * sizeof *d);
+  Row *a = rows_of(now, &na), *b = rows_of(now->base, &nb);
+  DiffFlatRow *d = xmalloc((na + nb + 1) * sizeof *d);
   size_t n = 0, i = 0, j = 0;
   while (i < na || j < nb) {
     int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].name, b[j].name);
-    Diff x = { c <= 0 ? a[i].name : b[j].name, 0, 0, 0, 0 };
+    DiffFlatRow x = { c <= 0 ? a[i].name : b[j].name, 0, 0, 0, 0 };
     if (c <= 0) { x.after = a[i].secs; x.ca = a[i].calls; i++; }
     if (c >= 0) { x.before = b[j].secs; x.cb = b[j].calls; j++; }
     d[n++] = x;
   }
   qsort(d, n, sizeof *d, diff_cmp);
+  free(a);
+  free(b);
+  *count = n;
+  return d;
+}
+
+void diff_flat_print(FILE *f, const ExportInput *now)
+{
+  const ExportInput *base = now->base;
+  size_t n, i;
+  DiffFlatRow *d = diff_flat_rows(now, &n);
   double tb = 0, ta = 0;
   for (i = 0; i < n; i++) { tb += d[i].before; ta += d[i].after; }
   fprintf(f, "Flat profile difference: after ");
@@ -97,7 +101,5 @@ void diff_flat_print(FILE *f, const ExportInput *now)
   fprintf(f, "%9.2f %9.2f %+9.2f", tb, ta, ta - tb);
   percent(f, tb, ta);
   fprintf(f, " %9s %9s  (total)\n", "", "");
-  free(a);
-  free(b);
   free(d);
 }

@@ -22,6 +22,10 @@
  *   objects    (--objects) [[name, functions, self seconds, calls]], the
  *              program first
  *   flame      the SVG --flame writes, when there are stacks
+ *   diff       (--diff-base, both profiles with a histogram) {before:
+ *              [profiles], program: the one before, rows: [[name, self
+ *              seconds before, after, calls before, after]]}: --diff-flat's
+ *              rows, in its order
  *
  * Numbers are the shortest text that reads back as the same double
  * (export_json_number), so the script formats the very values the text
@@ -31,8 +35,7 @@
 #include <string.h>
 #include "exports/html.h"
 #include "exports/flame.h"
-#include "cg_print.h"
-#include "reports/flat.h"
+#include "exports/diff_flat.h"
 #include "sym_ids.h"
 #include "source.h"
 
@@ -91,9 +94,9 @@ static void write_flat(Html *H)
     if (!H->in->zeros && s->hist_time == 0 && s->ncalls == 0) continue;
     v[n++] = s;
   }
-  flat_sort(v, n);
+  export_flat_sort(v, n);
   double scale;
-  const char *u = flat_call_unit(hs, tab, &scale);
+  const char *u = export_flat_call_unit(hs, tab, &scale);
   char unit[16];
   snprintf(unit, sizeof unit, "%s%c/call", u, hs->dimen_abbrev);
   double total = hs->total_samples > 0 ? hs->total_samples : 1.0;
@@ -140,7 +143,7 @@ static void write_entry(Html *H, const Sym *s, double print_time)
   u64(f, s->self_calls);
   if (s->is_cycle) {
     fputs(",[],[],[", f);
-    size_t n = cg_entry_members(s, &H->syms, &H->syms_cap);
+    size_t n = export_entry_members(s, &H->syms, &H->syms_cap);
     for (size_t i = 0; i < n; i++) {
       const Sym *m = H->syms[i];
       fprintf(f, "%s[%d,", i ? "," : "", fid_of(H, m));
@@ -154,7 +157,7 @@ static void write_entry(Html *H, const Sym *s, double print_time)
     return;
   }
   for (int parents = 1; parents >= 0; parents--) {
-    size_t n = cg_entry_arcs(s, parents, &H->arcs, &H->arcs_cap);
+    size_t n = export_entry_arcs(s, parents, &H->arcs, &H->arcs_cap);
     fputs(",[", f);
     for (size_t i = 0; i < n; i++) {
       const Arc *a = H->arcs[i];
@@ -258,6 +261,38 @@ static void write_flame(Html *H)
   if (fclose(m)) msg_fatal("out of memory\n");
   STR(svg);
   free(svg);
+}
+
+/* --diff-base: the flat profile's differences (diff_flat.c's rows). */
+static void write_diff(Html *H)
+{
+  FILE *f = H->f;
+  const ExportInput *in = H->in, *base = in->base;
+  fputs(",\"diff\":", f);
+  if (!base || !in->hist || !base->hist) {
+    fputs("null", f);
+    return;
+  }
+  fputs("{\"before\":[", f);
+  for (int i = 0; i < base->nprofiles; i++) {
+    if (i) putc(',', f);
+    STR(base->profiles[i]);
+  }
+  fputs("],\"program\":", f);
+  STR(base->program);
+  fputs(",\"rows\":[", f);
+  size_t n;
+  DiffFlatRow *d = diff_flat_rows(in, &n);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? ",\n[" : "\n[", f);
+    STR(d[i].name); putc(',', f);
+    NUM(d[i].before); putc(',', f);
+    NUM(d[i].after); putc(',', f);
+    u64(f, d[i].cb); putc(',', f);
+    u64(f, d[i].ca); putc(']', f);
+  }
+  fputs("]}", f);
+  free(d);
 }
 
 /* ---- annotated source: where the symbols have source lines ---- */
@@ -427,6 +462,7 @@ static void write_data(Html *H)
   else fputs(",\"graph\":null", f);
   write_objects(H);
   write_flame(H);
+  write_diff(H);
   write_source(H);
   write_names(H);
   fputs("}", f);

@@ -10,11 +10,8 @@
 #include <string.h>
 #include "exports/json.h"
 #include "util/options.h"
-#include "cg_print.h"
-#include "reports/flat.h"
 #include "source.h"
 #include "sym_ids.h"
-#include "reports/stack_times.h"
 
 #define NUM(v) export_json_number(f, (v))
 #define STR(s) export_json_string(f, (s))
@@ -127,7 +124,7 @@ static void write_flat(Json *J)
     if (!J->in->zeros && s->hist_time == 0 && s->ncalls == 0) continue;
     v[n++] = s;
   }
-  flat_sort(v, n);
+  export_flat_sort(v, n);
   /* the percentages divide by every sample read (1 when there are none,
      as the text does) */
   double total = hs->total_samples > 0 ? hs->total_samples : 1.0;
@@ -218,7 +215,7 @@ static void write_entry(Json *J, const Sym *s, double print_time)
   key(f, "self_calls", 0); u64(f, s->self_calls);
   if (s->is_cycle) {
     key(f, "members", 0); putc('[', f);
-    size_t n = cg_entry_members(s, &J->syms, &J->syms_cap);
+    size_t n = export_entry_members(s, &J->syms, &J->syms_cap);
     for (size_t i = 0; i < n; i++) {
       const Sym *m = J->syms[i];
       if (i) putc(',', f);
@@ -237,7 +234,7 @@ static void write_entry(Json *J, const Sym *s, double print_time)
     putc(']', f);
   } else {
     for (int parents = 1; parents >= 0; parents--) {
-      size_t n = cg_entry_arcs(s, parents, &J->arcs, &J->arcs_cap);
+      size_t n = export_entry_arcs(s, parents, &J->arcs, &J->arcs_cap);
       if (parents) {
         key(f, "spontaneous", 0); fputs(n ? "false" : "true", f);
       }
@@ -289,7 +286,7 @@ static void write_graph(Json *J)
     if (c > 1) putc(',', f);
     fprintf(f, "\n{\"number\":%d,\"index\":%d,\"printed\":%s,\"members\":[", c, cyc->index,
             export_entry_printed(J->in, cyc) ? "true" : "false");
-    size_t n = cg_entry_members(cyc, &J->syms, &J->syms_cap);
+    size_t n = export_entry_members(cyc, &J->syms, &J->syms_cap);
     for (size_t k = 0; k < n; k++) fprintf(f, "%s%d", k ? "," : "", J->syms[k]->index);
     fputs("]}", f);
   }

@@ -89,6 +89,14 @@ try:
     ids = {e.get_attribute('id') for e in driver.find_elements(By.CSS_SELECTOR, '[id]')}
     say({'search', 'unzoom', 'matched'} <= ids, f'flame: the page has its search, reset and share elements ({sorted(ids)[:6]})')
     say(len(driver.execute_script(JS_FRAMES)) == len(fr) > 1, f'flame: {len(fr)} frames in the page')
+    # self-contained: the browser fetched nothing for it, and every
+    # reference in the file is to itself (#id)
+    fetched = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    svgtext = open(flame).read()
+    refs = [r for r in re.findall(r'(?:href|src)\s*=\s*"([^"]*)"|url\(([^)]*)\)', svgtext) for r in r if r]
+    say(not fetched and all(r.startswith('#') for r in refs) and '<script' in svgtext
+        and not re.search(r'<script[^>]*\b(src|href)=', svgtext),
+        f'flame: one self-contained file, its script inline, nothing fetched ({fetched[:2]}), references {sorted(set(refs))}')
     shot('flame.png')
 
     # search through the button's prompt

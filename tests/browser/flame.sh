@@ -311,6 +311,70 @@ else
   echo "skip go tool pprof -diff_base: go is not installed (golang-go)"
 fi
 
+# 4b. The same views on --html and --pprof: the page's flame graph is the
+#     SVG --flame draws with the same options (and not the one without);
+#     go tool pprof reads the view's samples alone
+set -- "--stacks-thread=worker" "--stacks-thread=all" "--focus=parse::tree" "--hide=spin" \
+  "--diff-base=old.gmon" "--icicle=spin" "--stacks-thread=worker --focus=render::draw --hide=render::Canvas::fill"
+gprof --html=v0.html demo gmon.out > /dev/null 2>&1
+k=0
+for o in "$@"; do
+  k=$((k + 1))
+  gprof --flame=v$k.svg $o demo gmon.out > /dev/null 2>&1
+  gprof --html=v$k.html $o demo gmon.out > /dev/null 2> err
+  python3 - v$k.html v$k.svg v0.html "$o" "$(cat err)" <<'EOF'
+import json, re, sys
+page, svg, plain, o, err = sys.argv[1:6]
+def flame(p):
+    m = re.search(r'<script type="application/json" id="gprof-data">(.*?)</script>', open(p).read(), re.S)
+    return json.loads(m.group(1))['flame']
+f, want, f0 = flame(page), open(svg).read(), flame(plain)
+print(('ok ' if f == want and f != f0 and not err else 'FAIL ')
+      + f'--html {o}: the page\'s flame graph is --flame {o}\'s ({len(want)} bytes) {err}')
+EOF
+done
+if command -v go > /dev/null && go tool pprof -h > /dev/null 2>&1; then
+  gprof --pprof=thr.pb.gz --stacks-thread=worker demo gmon.out > /dev/null 2> /dev/null
+  gprof --pprof=foc.pb.gz --focus=parse::tree demo gmon.out > /dev/null 2> /dev/null
+  gprof --pprof=mix.pb.gz --stacks-thread=$wtid --focus=render::draw --hide=render::Canvas::fill demo gmon.out > /dev/null 2> /dev/null
+  for v in thr foc mix; do
+    go tool pprof -top -nodecount=100 -unit=ms $v.pb.gz > p.$v 2> /dev/null
+    go tool pprof -tags $v.pb.gz > tags.$v 2> /dev/null
+  done
+  python3 - <<'EOF'
+import re
+from collections import Counter
+def say(good, what): print(('ok ' if good else 'FAIL ') + what)
+def total(p):
+    m = re.search(r'Total samples = (\d+)ms', open(p).read())
+    return int(m.group(1)) if m else -1
+def cum(p, name):
+    for l in open(p):
+        if l.rstrip().endswith('  ' + name):
+            return float(re.findall(r'([\d.]+)ms', l)[-1])
+    return -1
+def folded(p):
+    return sum(int(l.rsplit(' ', 1)[1]) for l in open(p))
+def threads(p):
+    t = open(p).read()
+    return re.findall(r'^\s+[\d.]+ms \(\s*[\d.]+%\): (\S+)', t.split(' tid:')[0], re.M)
+n = folded('t.worker')
+say(total('p.thr') == n and threads('tags.thr') == ['worker'],
+    f'--pprof --stacks-thread=worker: go tool pprof reads {total("p.thr")} ms of {n} samples, one thread {threads("tags.thr")}')
+n = folded('focus.folded')
+say(total('p.foc') == n and cum('p.foc', 'parse::tree(int)') == n,
+    f'--pprof --focus=parse::tree: {total("p.foc")} ms of {n} samples, all through parse::tree(int)')
+mix = Counter()
+for l in open('mix.folded'):
+    p, c = l.rstrip('\n').rsplit(' ', 1); mix[p] += int(c)
+say(total('p.mix') == sum(mix.values()) and cum('p.mix', 'render::Canvas<int>::fill(unsigned long)') == -1
+    and threads('tags.mix') == ['worker'],
+    f'--pprof --stacks-thread --focus --hide together: {total("p.mix")} ms, the folded view\'s {sum(mix.values())}')
+EOF
+else
+  echo "skip --pprof views: go is not installed (golang-go)"
+fi
+
 # 5. The browser: search, zoom, reset, the differences' colours
 py=python3
 python3 -c 'import selenium' 2> /dev/null || { [ -x /usr/bin/python3 ] && py=/usr/bin/python3; }

@@ -269,7 +269,7 @@ for row in lflat:
 load(os.path.join(w, "hot.html"), "#source")
 time.sleep(0.3)
 tabs = js("return [...document.querySelectorAll('#tabs button')].map(b => b.textContent)")
-say("Source" in tabs, "-l: the page has the annotated source (%s)" % tabs)
+say("Source" in tabs and "Before/after" not in tabs, "-l: the page has the annotated source, no differences (%s)" % tabs)
 src = js("""return [...document.querySelectorAll('#src-body tr.row')].map(tr => [...tr.children].map(td => td.textContent))""")
 shot("source")
 got = {int(r[0]): r for r in src if r[0].isdigit()}
@@ -289,6 +289,49 @@ time.sleep(0.2)
 prim = js("return document.querySelector('#cg-entry-body tr.primary td.name').textContent")
 say(prim.startswith("depth"), "source: a click on a count opens the function's entry (%s)" % prim)
 say(not console_errors(), "source: no console error")
+
+# ---- 1c. before and after (--diff-base): --diff-flat's table, on the page ----
+w = os.path.join(OUT, "diff")
+os.makedirs(w)
+case = os.path.join(tests, "cases", "lines_rand")
+for f in ("bin", "gmon.5", "gmon.17"):
+    shutil.copy(os.path.join(case, f), os.path.join(w, f))
+run([GPROF, "--diff-base=gmon.5", "--diff-flat", "bin", "gmon.17"], w, os.path.join(w, "text"))
+r = run([GPROF, "--diff-base=gmon.5", "--html=diff.html", "bin", "gmon.17"], w)
+dtext = open(os.path.join(w, "text")).read().split("\n")
+i = [k for k, l in enumerate(dtext) if l.strip().startswith("seconds   seconds   seconds")][0] + 1
+drows = [l.split() for l in dtext[i:] if l.strip()]
+dtotal, drows = drows[-1], drows[:-1]
+load(os.path.join(w, "diff.html"), "#diff")
+tabs = js("return [...document.querySelectorAll('#tabs button')].map(b => b.textContent)")
+say(r.returncode == 0 and "Before/after" in tabs, "--diff-base --html: the page has the differences (%s)" % tabs)
+
+def diff_dom():
+    return [tokens(c) for c in js("""return [...document.querySelectorAll('#diff-body tr.row')].map(
+        tr => [...tr.children].map(td => td.textContent))""")]
+
+got = diff_dom()
+say(len(drows) >= 10 and got == drows, "before/after: %d rows, each --diff-flat's, in its order (%s)"
+    % (len(drows), [(a, b) for a, b in zip(got, drows) if a != b][:1] or len(got)))
+tot = js("return document.getElementById('diff-total').textContent").split()
+say(tot[-(len(dtotal) - 1):] == dtotal[:-1], "before/after: the total, --diff-flat's (%s %s)" % (tot, dtotal))
+shot("diff")
+js("document.querySelector('#diff-hrow th[data-col=\"2\"]').click()")
+ch = [float(t[2]) for t in diff_dom()]
+say(ch == sorted(ch, reverse=True) and len(ch) == len(drows), "before/after: sort by change, largest first")
+js("document.querySelector('#diff-hrow th[data-col=\"6\"]').click()")
+nm = [t[-1] for t in diff_dom()]
+say(nm == sorted(nm), "before/after: sort by name (%s)" % nm[:3])
+filt("diff-filter", "mi")
+got = diff_dom()
+say(got and sorted(t[-1] for t in got) == sorted(t[-1] for t in drows if "mi" in t[-1].lower()),
+    "before/after: filter `mi': %s" % [t[-1] for t in got])
+filt("diff-filter", "")
+d.find_element(By.XPATH, "//tbody[@id='diff-body']//a[text()='mix']").click()
+time.sleep(0.2)
+prim = js("return document.querySelector('#cg-entry-body tr.primary td.name').textContent")
+say(prim.startswith("mix"), "before/after: a click on `mix' opens its call-graph entry (%s)" % prim)
+say(not console_errors(), "before/after: no console error")
 
 # ---- 2. stacks and objects: the flame graph and the objects views ----
 if LIBPROF:
@@ -352,10 +395,20 @@ if BIG:
     page = os.path.join(w, "big.html")
     size = os.path.getsize(page) if os.path.exists(page) else 0
     say(r.returncode == 0, "big: --html on %d functions in %.2f s, %.1f MB" % (BIG[0], tg, size / 1e6))
-    ready, sort, opn = [], [], []
+    ready, sort, opn, flt = [], [], [], []
     for _ in range(3):
         load(page)
         ready.append(js("return window.gprofReady"))
+        # typed into the filter to the rows drawn (the page's 60 ms wait for
+        # the typing to pause included)
+        flt.append(d.execute_async_script("""const done = arguments[arguments.length - 1];
+            const i = document.getElementById('flat-filter'), c = document.getElementById('flat-count');
+            const before = c.textContent, t = performance.now();
+            i.value = '99'; i.dispatchEvent(new Event('input'));
+            (function poll() { if (c.textContent !== before) { document.body.offsetHeight; done(performance.now() - t); }
+              else setTimeout(poll, 4); })()"""))
+        js("const i = document.getElementById('flat-filter'); i.value = ''; i.dispatchEvent(new Event('input'))")
+        time.sleep(0.2)
         sort.append(js("""const th = document.querySelector('#flat-head th[data-col="6"]');
             const t = performance.now(); th.click(); document.body.offsetHeight; return performance.now() - t"""))
         opn.append(js("""const a = document.querySelector('#flat-body a[href^="#graph/"]');
@@ -401,12 +454,13 @@ if BIG:
     say(part < 200 and tokens(last) == bblocks[top][-1] and t < 2000,
         "big: entry [%d] of %d lines opened in %.0f ms, %d drawn, its last the text's" % (top, len(bblocks[top]), t, part))
     shot("big-cycle")
-    mr, ms, mo = statistics.median(ready), statistics.median(sort), statistics.median(opn)
-    print("big: %d functions: first render %.0f ms, sort by name %.0f ms, open a function %.0f ms (medians of 3)"
-          % (BIG[0], mr, ms, mo), flush=True)
+    mr, ms, mo, mf = statistics.median(ready), statistics.median(sort), statistics.median(opn), statistics.median(flt)
+    print("big: %d functions: first render %.0f ms, sort by name %.0f ms, filter %.0f ms, open a function %.0f ms"
+          " (medians of 3)" % (BIG[0], mr, ms, mf, mo), flush=True)
     say(mr < 2000, "big: the page opens in under 2 s (%.0f ms)" % mr)
     say(ms < 2000, "big: sorting 20,000 rows by name under 2 s (%.0f ms)" % ms)
     say(mo < 2000, "big: opening a function under 2 s (%.0f ms)" % mo)
+    say(mf < 2000, "big: filtering 20,000 rows under 2 s (%.0f ms)" % mf)
     say(not console_errors(), "big: no console error")
 d.quit()
 print("html: done")
