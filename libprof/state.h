@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -86,6 +87,7 @@ static struct {
   uint64_t clock_fallbacks;      /* threads given a POSIX timer where the chosen clock failed */
   uint64_t unsampled;            /* threads libprof could give no timer at all */
   pid_t own[8];                  /* libprof's own threads (spawn), never sampled */
+  char own_table[8];             /* ... which has a table of descriptors of its own (own_files) */
   int nown;
 } P;
 

@@ -594,7 +594,7 @@ static int write_to(const char *path)
   int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
   if (fd >= 0) {
     int err = write_fd(fd);
-    make_name(proc, sizeof proc, "/proc/self/fd/", NULL, fd);
+    make_name(proc, sizeof proc, "/proc/thread-self/fd/", NULL, fd);
     /* linked to the name; an old file there is removed first (no system
        call links over a name, and a temporary name renamed over it
        could be left behind by a kill between the two calls: one run in

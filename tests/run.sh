@@ -38,6 +38,25 @@ known() { grep -qxF "$1 $2" known-gaps; }
 # FILE1 FILE2: the first lines of a unified diff, indented
 showdiff() { diff -u "$1" "$2" | head -n "${DIFF_LINES:-20}" | sed 's/^/    /'; }
 
+# LABEL CASE OPTS A B [MORE]: the run B.{out,err,rc} against A's (the
+# recorded or GNU's): "ok", "FAIL" with what differs and its diffs, or
+# "KNOWN-GAP" for a pair tests/known-gaps lists; MORE: differences found
+# beyond the three files (" gmon.sum")
+judge() {
+  why=""
+  cmp -s "$4.out" "$5.out" || why="$why stdout"
+  cmp -s "$4.err" "$5.err" || why="$why stderr"
+  cmp -s "$4.rc" "$5.rc" || why="$why exit"
+  why="$why${6:-}"
+  if known "$2" "$3"; then
+    echo "KNOWN-GAP $1[$3]:${why:- now matches, remove it from known-gaps}"
+  elif [ -z "$why" ]; then echo "ok [$3]"
+  else
+    echo "FAIL [$3]:$why"
+    for s in out err rc; do cmp -s "$4.$s" "$5.$s" || showdiff "$4.$s" "$5.$s"; done
+  fi
+}
+
 job_golden() { # recorded reports of case $1
   c=$1 d=cases/$1 j=$out/golden/$1
   rm -rf "$j"; mkdir -p "$j"
@@ -58,17 +77,7 @@ job_golden() { # recorded reports of case $1
     # basic-block entry (what loading the locale left) is then ENOENT
     # everywhere, as when the expectations were recorded
     (cd "$r" && PATH="$out/bin:$PATH" LC_ALL=gprof_TEST.UTF-8 gprof $o bin $(cat files) > "$j/$k.out" 2> "$j/$k.err"; echo $? > "$j/$k.rc")
-    why=""
-    cmp -s "$e.out" "$j/$k.out" || why="$why stdout"
-    cmp -s "$e.err" "$j/$k.err" || why="$why stderr"
-    cmp -s "$e.rc" "$j/$k.rc" || why="$why exit"
-    if known "$c" "$o"; then
-      echo "KNOWN-GAP $c [$o]:${why:- now matches, remove it from known-gaps}"
-    elif [ -z "$why" ]; then echo "ok [$o]"
-    else
-      echo "FAIL [$o]:$why"
-      for s in out err rc; do cmp -s "$e.$s" "$j/$k.$s" || showdiff "$e.$s" "$j/$k.$s"; done
-    fi
+    judge "$c " "$c" "$o" "$e" "$j/$k"
   done < "$(optfile $c)"
 }
 
@@ -82,18 +91,9 @@ job_live() { # case $1 against GNU itself, in the case's env (expect.sh's)
       (cd "$w/$who" && env $(cat "$d/env" 2> /dev/null) PATH="$p:$PATH" gprof $o "$d/bin" $(for f in $(cat "$d/files"); do echo "$d/$f"; done) \
          > ../$who.out 2> ../$who.err; echo $? > ../$who.rc)
     done
-    why=""
-    cmp -s "$w/ref.out" "$w/cand.out" || why="$why stdout"
-    cmp -s "$w/ref.err" "$w/cand.err" || why="$why stderr"
-    cmp -s "$w/ref.rc" "$w/cand.rc" || why="$why exit"
-    [ -f "$w/ref/gmon.sum" ] && { cmp -s "$w/ref/gmon.sum" "$w/cand/gmon.sum" || why="$why gmon.sum"; }
-    if known "$c" "$o"; then
-      echo "KNOWN-GAP live $c [$o]:${why:- now matches, remove it from known-gaps}"
-    elif [ -z "$why" ]; then echo "ok [$o]"
-    else
-      echo "FAIL [$o]:$why"
-      for s in out err rc; do cmp -s "$w/ref.$s" "$w/cand.$s" || showdiff "$w/ref.$s" "$w/cand.$s"; done
-    fi
+    more=""
+    [ -f "$w/ref/gmon.sum" ] && { cmp -s "$w/ref/gmon.sum" "$w/cand/gmon.sum" || more=" gmon.sum"; }
+    judge "live $c " "$c" "$o" "$w/ref" "$w/cand" "$more"
   done < optsets.live
 }
 
