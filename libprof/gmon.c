@@ -518,7 +518,7 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
   slow_self = 0;
 }
 
-/* The library path's slow path (mcount_x86_64.S): a new arc of another
+/* The library path's slow path (arch/x86_64/mcount.S): a new arc of another
    object (KEY), or a call from a caller the stub could not place (KEY 0,
    ENT the callee's object). */
 void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent)

@@ -25,7 +25,7 @@
  *
  * Calls (LIBPROF_OBJECTS=1, x86-64; doc/DESIGN.md, "Calls into and
  * inside other objects").  A -pg object calls mcount through a GOT slot
- * of its own: each one seen gets a trampoline (mcount_x86_64.S) that its
+ * of its own: each one seen gets a trampoline (arch/x86_64/mcount.S) that its
  * slots are pointed at, which names the object to the library path with
  * no search, and a range of codes for its addresses in the keys.  Calls
  * that come before (through libprof's own entry, or through the C

@@ -1,5 +1,5 @@
 /* prof.h -- libprof's internal state, shared by the C runtime (gmon.c)
- * and the per-architecture mcount stubs (mcount_*.S).
+ * and the per-architecture mcount stubs (arch/<isa>/mcount.S).
  *
  * The stubs' fast path needs only: the text range and the calling
  * thread's own arc table (a power-of-two array of {key, count} slots,
@@ -20,7 +20,7 @@
 
 #define PROF_HIDDEN __attribute__((visibility("hidden")))
 #define PROF_TRAMPS 128         /* trampolines per kind: objects counted fast */
-#define PROF_FP_SPAN 0x40000000 /* a frame pointer's most bytes above sp (mcount_x86_64.S) */
+#define PROF_FP_SPAN 0x40000000 /* a frame pointer's most bytes above sp (arch/x86_64/mcount.S) */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -128,7 +128,7 @@ extern uintptr_t __prof_textsize PROF_HIDDEN;
    process is ready: gmon.c's `ready`), else 1 */
 extern unsigned char __prof_counting PROF_HIDDEN;
 /* calls mcount could not read a caller's return address for: their
-   function had no frame pointer (mcount_x86_64.S, FP_CHECK), whose span
+   function had no frame pointer (arch/x86_64/mcount.S, FP_CHECK), whose span
    above the stack pointer is under PROF_FP_SPAN bytes */
 extern uint64_t __prof_nofp PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
@@ -168,7 +168,7 @@ void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent
 extern const char prof_text_begin[] PROF_SYM(text_begin) PROF_HIDDEN;
 extern const char prof_text_end[] PROF_SYM(text_end) PROF_HIDDEN;
 /* Stretches of the stubs' fast path, [begin, end), where selfpc lies at
-   sp + depth of the interrupted thread (see mcount_x86_64.S). */
+   sp + depth of the interrupted thread (see arch/x86_64/mcount.S). */
 typedef struct { uintptr_t begin, end, depth; } prof_stub_range;
 extern const prof_stub_range prof_stub_map[] PROF_SYM(stub_map) PROF_HIDDEN;
 extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HIDDEN;
@@ -195,7 +195,7 @@ extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HID
 #define PROF_RANGE_SIZE 8
 #define PROF_RANGE_CBASE 16
 #endif
-/* bytes between two trampolines of a kind (mcount_*.S) */
+/* bytes between two trampolines of a kind (arch/<isa>/mcount.S) */
 #if defined(__aarch64__)
 #define PROF_TRAMP_SIZE 8
 #else

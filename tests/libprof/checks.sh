@@ -7,7 +7,7 @@
 . "$(dirname "$0")/common.sh"
 say_prefix="checks: "
 case $(uname -m) in
-  x86_64) stub=mcount_x86_64;; aarch64) stub=mcount_aarch64;;
+  x86_64) stub=arch/x86_64/mcount;; aarch64) stub=arch/aarch64/mcount;;
   *) echo "skip checks (the debug build is tried on x86-64 and aarch64 only)"; exit 0;;
 esac
 if [ -n "$LIBPROF_SANITIZED" ]; then echo "skip checks (under the sanitizers the runtime is the checked build already)"; exit 0; fi

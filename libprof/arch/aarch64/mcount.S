@@ -1,4 +1,4 @@
-/* mcount_aarch64.S -- _mcount for AArch64.
+/* arch/aarch64/mcount.S -- _mcount for AArch64.
  *
  * GCC's -pg passes the profiled function's return address (frompc) in x0
  * and calls with bl after the prologue, so x30 is selfpc.  The call is an
@@ -17,7 +17,7 @@
  * with a local-exec TLS access (the archive is only linked into
  * programs), in a shared build through the GOT (initial-exec).  Samples
  * in the stub are dropped (empty libprof$stub_map). */
-#include "prof.h"
+#include "../../prof.h"
 #ifdef PROF_END
 /* assembled again with PROF_END: the end of libprof's code, joined after
    gmon.c's (the stubs come first, see Makefile.in) */

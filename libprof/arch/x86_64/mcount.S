@@ -1,4 +1,4 @@
-/* mcount_x86_64.S -- mcount and __fentry__ for x86-64.
+/* arch/x86_64/mcount.S -- mcount and __fentry__ for x86-64.
  *
  * gcc -pg calls mcount after the prologue: the return address at 0(%rsp)
  * is in the profiled function (selfpc) and 8(%rbp) is that function's own
@@ -28,7 +28,7 @@
  * object, which objects.c points their GOT slot at, and from it the
  * library path (PROF_LIB): the same shape, keyed in the code space that
  * objects.c gives each object. */
-#include "prof.h"
+#include "../../prof.h"
 #ifdef PROF_END
 /* assembled again with PROF_END: the end of libprof's code, joined after
    gmon.c's (the stubs come first, see Makefile.in) */

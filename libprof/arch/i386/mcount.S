@@ -1,4 +1,4 @@
-/* mcount_i386.S -- mcount for i386.
+/* arch/i386/mcount.S -- mcount for i386.
  *
  * gcc -m32 -pg calls mcount after the prologue: selfpc is mcount's
  * return address, frompc the profiled function's (4(%ebp)).  Every
@@ -21,7 +21,7 @@
  * one local-exec access to %gs (the archive is only linked into
  * programs); a shared build goes through the GOT (initial-exec).
  * Samples in the stub are dropped (empty libprof$stub_map). */
-#include "prof.h"
+#include "../../prof.h"
 #ifdef PROF_END
 /* assembled again with PROF_END: the end of libprof's code, joined after
    gmon.c's (the stubs come first, see Makefile.in) */
