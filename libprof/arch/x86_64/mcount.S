@@ -207,17 +207,25 @@ libprof$text_begin:
    none, and a -pg library's resolver runs when the loader binds it
    lazily, %rbp being the loader's: 0, 6 ...) would make that read fault.
    A frame pointer lies above the stack pointer, within PROF_FP_SPAN of
-   it (prof.h): anything else sends the call to \bad, which counts it in
-   __prof_nofp (written out and said as calls not counted) and returns.
-   The program's own calls (frame pointers: -pg gives them) skip it in
+   it (prof.h): anything else sends the call to .Lnofp, which counts it
+   in __prof_nofp (written out and said as calls not counted) and
+   returns.  The program's own calls (frame pointers: -pg gives them) skip it in
    the static archive, where only other objects' calls through the C
    library's redirected mcount (libprof$entry_mc_chk) and the library
-   path need it; in libprof.so every object's calls reach mcount. */
-.macro FP_CHECK bad
+   path need it; in libprof.so every object's calls reach mcount.  The
+   three checks share that one tail (NOFP_TAIL), placed after mcount's
+   counted path: libprof.so's check there reaches it with a short jump,
+   the other two (entry_mc_chk, the library path) with a near one. */
+.macro FP_CHECK
 	movq	%rbp, %r10
 	subq	%rsp, %r10
 	cmpq	$PROF_FP_SPAN, %r10
-	jae	\bad
+	jae	.Lnofp
+.endm
+.macro NOFP_TAIL
+.Lnofp:
+	lock incq __prof_nofp(%rip)
+	ret
 .endm
 
 /* The program's path of \p's kind (mcount, __fentry__). */
@@ -227,7 +235,7 @@ libprof$text_begin:
 	je	.L\p\()_ret
 #ifndef LIBPROF_STATIC
 	.ifc	\p, mc
-	FP_CHECK .L\p\()_nofp
+	FP_CHECK
 	.endif
 #endif
 	RAW_HOME \from
@@ -239,13 +247,9 @@ libprof$text_begin:
 	incq	16(%r11)			/* only this thread writes it */
 .L\p\()_ret:
 	ret
-#ifndef LIBPROF_STATIC
 	.ifc	\p, mc
-.L\p\()_nofp:
-	lock incq __prof_nofp(%rip)
-	ret
+	NOFP_TAIL
 	.endif
-#endif
 	/* another pair in the slot: the next one, wrapping round; an empty
 	   one (a new pair, or no table) sends the call to C */
 .L\p\()_miss:
@@ -302,7 +306,7 @@ libprof$text_begin:
 libprof$lib_\p:
 .L\p\()_ld0:
 	.ifc	\p, mc
-	FP_CHECK .L\p\()_lnofp
+	FP_CHECK
 	.endif
 	movq	\from, %r10			/* frompc */
 	subq	PROF_LIB_LO(%r11), %r10
@@ -314,11 +318,6 @@ libprof$lib_\p:
 	addq	(%rsp), %r10			/* + selfpc ... */
 	subq	PROF_LIB_DELTA(%r11), %r10	/* ... - delta: the key */
 	COUNT_KEY .L\p\()_lprobe, .L\p\()_lslow
-	.ifc	\p, mc
-.L\p\()_lnofp:
-	lock incq __prof_nofp(%rip)
-	ret
-	.endif
 .L\p\()_lout:					/* the caller is outside the object */
 	movq	\from, %r10
 	subq	__prof_lowpc(%rip), %r10
@@ -416,10 +415,8 @@ libprof$entry_mc:
 libprof$entry_mc_chk:
 	cmpb	$0, __prof_counting(%rip)
 	je	.Lchk_ret
-	FP_CHECK .Lchk_nofp
+	FP_CHECK
 	jmp	libprof$entry_mc
-.Lchk_nofp:
-	lock incq __prof_nofp(%rip)
 .Lchk_ret:
 	ret
 .Lchk_end:
