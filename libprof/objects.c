@@ -33,11 +33,7 @@
  * the object in a map made current first.  Part of gmon.c's translation
  * unit; uses base.c. */
 
-#if UINTPTR_MAX > 0xffffffffu
-#define OBJ_MAX 65536            /* entries the map's address space holds */
-#else
-#define OBJ_MAX 4096
-#endif
+#define OBJ_MAX (PROF_WORD == 8 ? 65536 : 4096)   /* entries the map's address space holds */
 #define OBJ_STEP 128             /* entries made usable at a time */
 #define OBJ_PEND 1024            /* samples outside every object kept for the next scan */
 #define OBJ_ID_MAX 20
@@ -205,25 +201,10 @@ uintptr_t __prof_other;
 uint64_t __prof_nofp;
 const void *__prof_lib_target[2];
 
-#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
-#define OBJ_CALLS 1              /* trampolines and a library path exist */
+/* the stub's trampolines and mcount's entry; arch/<isa>/arch.h names
+   the others (__fentry__'s, x86-64's checked entry), where there are */
 extern const char prof_tramp_mc[] PROF_SYM(tramp_mc) PROF_HIDDEN;
 extern const char prof_entry_mc[] PROF_SYM(entry_mc) PROF_HIDDEN;
-#else
-#define OBJ_CALLS 0
-#endif
-#if defined(__x86_64__)          /* __fentry__ too, and a target to jump to */
-extern const char prof_tramp_fe[] PROF_SYM(tramp_fe) PROF_HIDDEN;
-extern const char prof_lib_mc[] PROF_SYM(lib_mc) PROF_HIDDEN;
-extern const char prof_lib_fe[] PROF_SYM(lib_fe) PROF_HIDDEN;
-extern const char prof_lib_off[] PROF_SYM(lib_off) PROF_HIDDEN;
-extern const char prof_entry_fe[] PROF_SYM(entry_fe) PROF_HIDDEN;
-extern const char prof_entry_mc_chk[] PROF_SYM(entry_mc_chk) PROF_HIDDEN;
-#else                            /* (i386, aarch64: __prof_other is the switch) */
-#define prof_tramp_fe prof_tramp_mc
-#define prof_entry_fe prof_entry_mc
-#define prof_entry_mc_chk prof_entry_mc
-#endif
 
 static const prof_range no_range;   /* a trampoline's caller until one is seen */
 
@@ -744,18 +725,10 @@ static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, prof_libent *ent
    them to C, the trampolines to the library path, or both return. */
 static void objects_counting(int on)
 {
-#if defined(__x86_64__)
-  __prof_lib_target[0] = on ? prof_lib_mc : prof_lib_off;
-  __prof_lib_target[1] = on ? prof_lib_fe : prof_lib_off;
-#endif
-#if OBJ_CALLS
+  arch_lib_targets(on);
   __atomic_store_n(&__prof_other, (uintptr_t)on, __ATOMIC_RELEASE);
-#else
-  (void)on;                      /* no library path: calls stay uncounted */
-#endif
 }
 
-#if OBJ_CALLS
 /* The end of the PT_LOAD segment of INFO that holds P, or 0: what an
    object's dynamic section points at is read only inside one (the
    vDSO's and odd objects' need not be as glibc's are). */
@@ -889,29 +862,14 @@ static int mcount_kind(const char *n)
 {
   if (!n) return -1;
   if (!strcmp(n, "mcount") || !strcmp(n, "_mcount")) return 0;
-#if defined(__x86_64__)
-  return strcmp(n, "__fentry__") ? -1 : 1;
-#else
-  return -1;
-#endif
+  return ARCH_FENTRY && !strcmp(n, "__fentry__") ? 1 : -1;
 }
 
-/* A relocation's word-sized slot for mcount's address, by type: the
-   GOT's (GLOB_DAT, JUMP_SLOT) or a plain pointer with no addend. */
-#if defined(__x86_64__)
-#define OBJ_REL_SLOT(t) ((t) == R_X86_64_GLOB_DAT || (t) == R_X86_64_JUMP_SLOT || (t) == R_X86_64_64)
-#elif defined(__i386__)
-#define OBJ_REL_SLOT(t) ((t) == R_386_GLOB_DAT || (t) == R_386_JMP_SLOT)   /* R_386_32's addend is in the slot */
-#elif defined(__aarch64__)
-#define OBJ_REL_SLOT(t) ((t) == R_AARCH64_GLOB_DAT || (t) == R_AARCH64_JUMP_SLOT || (t) == R_AARCH64_ABS64)
-#endif
-#if UINTPTR_MAX > 0xffffffffu
-#define OBJ_R_TYPE(i) ELF64_R_TYPE(i)
-#define OBJ_R_SYM(i) ELF64_R_SYM(i)
-#else
-#define OBJ_R_TYPE(i) ELF32_R_TYPE(i)
-#define OBJ_R_SYM(i) ELF32_R_SYM(i)
-#endif
+/* A relocation's word-sized slot for mcount's address, by type
+   (arch/<isa>/arch.h), its type and symbol */
+#define OBJ_REL_SLOT(t) ARCH_REL_SLOT(t)
+#define OBJ_R_TYPE(i) _ElfW(ELF, __ELF_NATIVE_CLASS, R_TYPE)(i)   /* (link.h's ElfW, for ELF64_R_TYPE...) */
+#define OBJ_R_SYM(i) _ElfW(ELF, __ELF_NATIVE_CLASS, R_SYM)(i)
 
 /* May SLOT, a word of the object D, be written now?  1: yes -- it lies
    outside the pages the loader makes read-only when it has relocated
@@ -947,42 +905,23 @@ static int obj_store(const obj_dyn *d, uintptr_t slot, uintptr_t val)
 }
 
 /* Another runtime's mcount (the C library's) at FN, SIZE bytes: its first
-   bytes made a jump to libprof's entry TO (x86-64: `jmp *0(%rip)` and the
-   address, 14 bytes; i386: `jmp rel32`, 5; aarch64: `ldr x16, #8; br
-   x16` and the address, 16, x16 being free at a call), so that objects
-   bound to it are counted before their GOT slots are seen.  The page
-   stays executable throughout: other threads may be running code there. */
+   bytes made a jump to libprof's entry TO (arch/<isa>/arch.h's
+   arch_jump_code: x86-64 `jmp *0(%rip)` and the address, 14 bytes; i386
+   `jmp rel32`, 5; aarch64 `ldr x16, #8; br x16` and the address, 16),
+   so that objects bound to it are counted before their GOT slots are
+   seen.  The page stays executable throughout: other threads may be
+   running code there. */
 static void obj_redirect(uintptr_t fn, size_t size, const char *to)
 {
   uintptr_t t = (uintptr_t)to;
-#if defined(__x86_64__)
-  unsigned char code[14] = { 0xff, 0x25, 0, 0, 0, 0 };
-  memcpy(code + 6, &t, sizeof t);
-#elif defined(__i386__)
-  unsigned char code[5] = { 0xe9 };
-  uint32_t rel = (uint32_t)(t - (fn + 5));
-  memcpy(code + 1, &rel, 4);
-#else
-  unsigned char code[16];
-  const uint32_t ins[2] = { 0x58000050, 0xd61f0200 };
-  memcpy(code, ins, 8);
-  memcpy(code + 8, &t, 8);
-#endif
+  unsigned char code[ARCH_JUMP_BYTES];
+  arch_jump_code(code, fn, t);
   if (size < sizeof code || fn == t || !memcmp((const void *)fn, code, sizeof code)) return;
   uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t a = fn & ~(pg - 1), b = (fn + sizeof code + pg - 1) & ~(pg - 1);
   if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return;
   memcpy((void *)fn, code, sizeof code);
-#if defined(__aarch64__)
-  /* the new instructions seen by every core's fetch (no libgcc call:
-     __clear_cache would join the program's listed functions) */
-  for (uintptr_t p = fn; p < fn + sizeof code; p += 4)
-    __asm__ volatile("dc cvau, %0" :: "r"(p) : "memory");
-  __asm__ volatile("dsb ish" ::: "memory");
-  for (uintptr_t p = fn; p < fn + sizeof code; p += 4)
-    __asm__ volatile("ic ivau, %0" :: "r"(p) : "memory");
-  __asm__ volatile("dsb ish\n\tisb" ::: "memory");
-#endif
+  arch_code_written(fn, sizeof code);   /* (aarch64: seen by every core's fetch) */
   mprotect((void *)a, b - a, PROT_READ | PROT_EXEC);
 }
 
@@ -1008,14 +947,12 @@ static int obj_tramp(prof_obj *o)
   e->delta = o->lo - o->cbase;
   return 1;
 }
-#endif
 
 /* A load of O seen by a scan (under O.lock): a runtime's mcount it
    defines jumps to libprof's (each new load: IS_NEW), and its own calls of
    mcount are pointed at its trampoline -- once per load. */
 static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is_new)
 {
-#if OBJ_CALLS
   obj_dyn d;
   if (is_new) o->redirect_due = 1;
   if (!P.objects || o->patched) return;
@@ -1069,7 +1006,4 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
         o->slot_val = to;
       }
     }
-#else
-  (void)o; (void)info; (void)is_new;
-#endif
 }

@@ -47,11 +47,7 @@ typedef struct {
    selfpc * PROF_RAW_MULT * frompc.  frompc 0 = empty; flags nonzero: a
    pair that is no arc of the program (a call from outside its text, or
    into another object), counted by the stub and never written. */
-#if defined(__x86_64__)
-#define PROF_RAW 1
-#else
-#define PROF_RAW 0
-#endif
+/* (PROF_RAW: 1 where the stub counts so, arch/<isa>/arch.h) */
 
 /* A part's slots from before a grow (count.c part_add), with no counts
    but those a stub added after it: a profiled signal handler that grew
@@ -174,7 +170,11 @@ extern const prof_stub_range prof_stub_map[] PROF_SYM(stub_map) PROF_HIDDEN;
 extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HIDDEN;
 #endif
 
-#if defined(__i386__)            /* prof_libent and prof_range of 4-byte words */
+/* the machine: PROF_WORD, PROF_RAW, PROF_TRAMP_SIZE for C and the stubs,
+   and C's machine-specific reads (arch/README) */
+#include "arch/arch.h"
+
+#if PROF_WORD == 4               /* prof_libent and prof_range of 4-byte words */
 #define PROF_LIB_LO 0
 #define PROF_LIB_SIZE 4
 #define PROF_LIB_CBASE 8
@@ -194,12 +194,6 @@ extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HID
 #define PROF_RANGE_LO 0
 #define PROF_RANGE_SIZE 8
 #define PROF_RANGE_CBASE 16
-#endif
-/* bytes between two trampolines of a kind (arch/<isa>/mcount.S) */
-#if defined(__aarch64__)
-#define PROF_TRAMP_SIZE 8
-#else
-#define PROF_TRAMP_SIZE 16
 #endif
 #define PROF_TAB_MASK 0
 #define PROF_TAB_SLOTS 8
