@@ -340,11 +340,7 @@ static void *arm_perf(pid_t t, int sig)
   void *m = MAP_FAILED;
   if (syscall(SYS_fcntl, fd, F_SETOWN_EX, &o) == 0 && syscall(SYS_fcntl, fd, F_SETSIG, sig) == 0
       && syscall(SYS_fcntl, fd, F_SETFL, O_ASYNC) == 0)
-#ifdef SYS_mmap2
-    m = (void *)syscall(SYS_mmap2, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
-#else
-    m = (void *)syscall(SYS_mmap, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
-#endif
+    m = (void *)syscall(ARCH_SYS_MMAP, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
   syscall(SYS_close, fd);
   return m == MAP_FAILED ? NULL : m;
 #else

@@ -12,7 +12,7 @@ case $(uname -m) in
 esac
 if [ -n "$LIBPROF_SANITIZED" ]; then echo "skip checks (under the sanitizers the runtime is the checked build already)"; exit 0; fi
 F="-O2 -g -Wall -Wextra -std=gnu11 -fno-omit-frame-pointer -fPIC -DLIBPROF_STATIC -I$top/libprof -I$top"
-cc -DLIBPROF_STATIC -c "$top/libprof/$stub.S" -o stub.o && cc -DPROF_END -c "$top/libprof/$stub.S" -o end.o
+cc -DLIBPROF_STATIC -c "$top/libprof/$stub.S" -o stub.o && cc -c "$top/libprof/arch/end.S" -o end.o
 # the runtime's translation unit with a main() that asserts argc == 7
 printf '#include "gmon.c"\nint main(int argc, char **argv) { (void)argv; LP_ASSERT(argc == 7); return 0; }\n' > t.c
 cc $F -DLIBPROF_CHECKS -Werror -c t.c -o t.o 2> cc.err && cc -o t stub.o t.o end.o -lpthread

@@ -69,6 +69,9 @@ static inline void arch_code_written(uintptr_t fn, size_t n)
   (void)fn; (void)n;
 }
 
+/* mmap's system call (offset 0 only: bytes or pages alike) */
+#define ARCH_SYS_MMAP SYS_mmap2
+
 /* A system call of up to three arguments without the C library's
    syscall() (stacks.c stk_syscall3); %ebx may be the PIC register:
    swapped in and out by hand. */

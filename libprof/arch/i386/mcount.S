@@ -21,28 +21,9 @@
  * one local-exec access to %gs (the archive is only linked into
  * programs); a shared build goes through the GOT (initial-exec).
  * Samples in the stub are dropped (empty libprof$stub_map). */
-#include "../../prof.h"
-#ifdef PROF_END
-/* assembled again with PROF_END: the end of libprof's code, joined after
-   gmon.c's (the stubs come first, see Makefile.in) */
-	.text
-	.globl	libprof$text_end
-	.hidden	libprof$text_end
-libprof$text_end:
-#else
-	/* no fast path mapped: samples in the stub are dropped */
-	.pushsection .data.rel.ro, "aw"
-	.globl	libprof$stub_map
-	.hidden	libprof$stub_map
-	.globl	libprof$stub_map_end
-	.hidden	libprof$stub_map_end
-libprof$stub_map:
-libprof$stub_map_end:
-	.popsection
-	.text
-	.globl	libprof$text_begin
-	.hidden	libprof$text_begin
-libprof$text_begin:
+#include "../stub.h"
+	STUB_NO_MAP				/* samples in the stub are dropped */
+	STUB_BEGIN
 /* The arc (a << 32 | b, a in %esi, b in %ebx) in the table at %ecx:
    its home slot compared, a hit counted, falling through to what follows;
    another key there goes to \p's probe (PROBE32, out of line).
@@ -112,11 +93,7 @@ libprof$text_begin:
 #define GI(sym, r) sym@GOTOFF(%edx, r)
 #endif
 
-	PROF_PUBLIC(mcount)
-	.globl	libprof$entry_mc
-	.hidden	libprof$entry_mc
-mcount:
-libprof$entry_mc:
+	PROF_ENTRY mcount, mc
 	pushl	%eax
 	pushl	%ecx
 	pushl	%edx
@@ -200,9 +177,7 @@ libprof$entry_mc:
    anywhere else (a third object, a callback from the C library) goes
    to C with key 0 and the entry, which finds its object in the map.
    Counting off (__prof_other 0): returns at once. */
-	.globl	libprof$lib_mc
-	.hidden	libprof$lib_mc
-libprof$lib_mc:
+	PROF_LABEL lib_mc
 .Llib_mc:
 	xchgl	%eax, (%esp)			/* %eax = t, the caller's %eax kept */
 	pushl	%ecx
@@ -262,9 +237,7 @@ libprof$lib_mc:
 /* PROF_TRAMPS trampolines, PROF_TRAMP_SIZE bytes each from
    libprof$tramp_mc: the t-th pushes t for the library path. */
 	.p2align 4
-	.globl	libprof$tramp_mc
-	.hidden	libprof$tramp_mc
-libprof$tramp_mc:
+	PROF_LABEL tramp_mc
 	.set	.Lt, 0
 	.rept	PROF_TRAMPS
 	pushl	$.Lt
@@ -272,5 +245,4 @@ libprof$tramp_mc:
 	.p2align 4, 0xcc
 	.set	.Lt, .Lt + 1
 	.endr
-#endif
-	.section .note.GNU-stack,"",@progbits
+	STUB_END

@@ -84,6 +84,9 @@ static inline void arch_code_written(uintptr_t fn, size_t n)
   (void)fn; (void)n;
 }
 
+/* mmap's system call (offset 0 only: bytes or pages alike) */
+#define ARCH_SYS_MMAP SYS_mmap
+
 /* A system call of up to three arguments without the C library's
    syscall() (stacks.c stk_syscall3). */
 static inline long arch_syscall3(long nr, long a, long b, long c)

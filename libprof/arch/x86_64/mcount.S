@@ -28,20 +28,8 @@
  * object, which objects.c points their GOT slot at, and from it the
  * library path (PROF_LIB): the same shape, keyed in the code space that
  * objects.c gives each object. */
-#include "../../prof.h"
-#ifdef PROF_END
-/* assembled again with PROF_END: the end of libprof's code, joined after
-   gmon.c's (the stubs come first, see Makefile.in) */
-	.text
-	.globl	libprof$text_end
-	.hidden	libprof$text_end
-libprof$text_end:
-#else
-
-	.text
-	.globl	libprof$text_begin
-	.hidden	libprof$text_begin
-libprof$text_begin:
+#include "../stub.h"
+	STUB_BEGIN
 
 /* The paths use only %r10 and %r11 (gcc pushes %r10, the static chain,
    around the call itself).  The thread's slots and byte masks are read
@@ -301,9 +289,7 @@ libprof$text_begin:
    \from gives frompc at entry, \from8 and \from16 after one and two
    pushes. */
 .macro PROF_LIB p, from, from8, from16
-	.globl	libprof$lib_\p
-	.hidden	libprof$lib_\p
-libprof$lib_\p:
+	PROF_LABEL lib_\p
 .L\p\()_ld0:
 	.ifc	\p, mc
 	FP_CHECK
@@ -373,9 +359,7 @@ libprof$lib_\p:
    to a ret while not counting: __prof_lib_target). */
 .macro PROF_TRAMPOLINES p, kind
 	.p2align 4
-	.globl	libprof$tramp_\p
-	.hidden	libprof$tramp_\p
-libprof$tramp_\p:
+	PROF_LABEL tramp_\p
 	.set	.Lt, 0
 	.rept	PROF_TRAMPS
 	leaq	__prof_libent + (.Lt << PROF_LIB_SHIFT)(%rip), %r11
@@ -391,17 +375,11 @@ libprof$tramp_\p:
 
 	.pushsection .data.rel.ro, "aw"
 	.p2align 3
-	.globl	libprof$stub_map
-	.hidden	libprof$stub_map
-libprof$stub_map:
+	PROF_LABEL stub_map
 	.popsection
 
 	.p2align 6				/* the fast path in one cache line */
-	PROF_PUBLIC(mcount)
-	.globl	libprof$entry_mc
-	.hidden	libprof$entry_mc
-mcount:
-libprof$entry_mc:
+	PROF_ENTRY mcount, mc
 	PROF_FAST mc, 8(%rbp)
 	.size	mcount, .-mcount
 
@@ -410,9 +388,7 @@ libprof$entry_mc:
 
 	/* the C library's mcount, which other objects' calls reach, jumps
 	   here (objects.c's obj_redirect): their frame pointer checked */
-	.globl	libprof$entry_mc_chk
-	.hidden	libprof$entry_mc_chk
-libprof$entry_mc_chk:
+	PROF_LABEL entry_mc_chk
 	cmpb	$0, __prof_counting(%rip)
 	je	.Lchk_ret
 	FP_CHECK
@@ -425,29 +401,19 @@ libprof$entry_mc_chk:
 	.popsection
 
 	.p2align 6
-	PROF_PUBLIC(__fentry__)
-	.globl	libprof$entry_fe
-	.hidden	libprof$entry_fe
-__fentry__:
-libprof$entry_fe:
+	PROF_ENTRY __fentry__, fe
 	PROF_FAST fe, 8(%rsp)
 	.size	__fentry__, .-__fentry__
 
 	/* other objects' calls (LIBPROF_OBJECTS=1): see objects.c */
 	PROF_LIB mc, 8(%rbp), 8(%rbp), 8(%rbp)
 	PROF_LIB fe, 8(%rsp), 16(%rsp), 24(%rbx)
-	.globl	libprof$lib_off
-	.hidden	libprof$lib_off
-libprof$lib_off:				/* the trampolines' target while not counting */
+	PROF_LABEL lib_off			/* the trampolines' target while not counting */
 	ret
 	PROF_TRAMPOLINES mc, 0
 	PROF_TRAMPOLINES fe, 1
 
 	.pushsection .data.rel.ro, "aw"
-	.globl	libprof$stub_map_end
-	.hidden	libprof$stub_map_end
-libprof$stub_map_end:
+	PROF_LABEL stub_map_end
 	.popsection
-
-#endif
-	.section .note.GNU-stack,"",@progbits
+	STUB_END
