@@ -521,6 +521,75 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
+/* The registry's invariants (the debug build: after each scan, under
+   O.lock): every entry's text, histogram, generation, codes, range as a
+   caller and trampoline agree with each other and with the map's
+   counts; the generations and the codes given out are as the entries
+   say.  (Loaded entries are the objects this scan found: their texts
+   are disjoint; checked up to 2,048 entries, the check being quadratic.) */
+static void obj_check(void)
+{
+  const int n = O.nobjs;
+  LP_ASSERT(n >= 0 && n <= O.usable && O.usable <= OBJ_MAX);
+  LP_ASSERT(O.ngens <= (uint32_t)OBJ_MAX && O.ncodes >= 0 && O.ncodes <= n);
+  LP_ASSERT(O.ntramps >= 0 && O.ntramps <= PROF_TRAMPS && O.code_next <= CODE_NONE);
+  unsigned char owner[PROF_TRAMPS] = { 0 };
+  uint32_t live = 0;
+  for (int k = 0; k < n; k++) {
+    const prof_obj *o = &O.obj[k];
+    /* its text: whole histogram granules, under 4 GB, a bin for each */
+    LP_ASSERT(o->lo < o->hi && o->hi - o->lo <= 0xffffffffu);
+    LP_ASSERT(o->lo % HIST_GRANULE == 0 && o->hi % HIST_GRANULE == 0);
+    LP_ASSERT(o->bins && o->nbins == (o->hi - o->lo) / HIST_GRANULE);
+    LP_ASSERT(!o->loaded || o->seen);   /* loaded: found by this scan */
+    /* a generation while loaded (none when the space was full), its own
+       and live, at this load */
+    LP_ASSERT(!o->gen || (o->loaded && o->gen <= O.ngens));
+    if (o->gen) {
+      const prof_gen *g = &O.gen[o->gen - 1];
+      LP_ASSERT(g->obj == (uint32_t)k && g->to == OBJ_LIVE);
+      LP_ASSERT(g->base == o->base && g->lo == o->lo && g->hi == o->hi);
+      live++;
+    }
+    /* codes given once, as many as its text's bytes (a reload takes the
+       entry only at the same size), below the next one given */
+    LP_ASSERT(!o->csize || (o->csize == o->hi - o->lo && (uint64_t)o->cbase + o->csize <= O.code_next));
+    /* its range as a caller: this load while loaded with codes, else none */
+    LP_ASSERT(o->range.size == (o->loaded && o->csize ? o->hi - o->lo : 0));
+    LP_ASSERT(!o->range.size || (o->range.lo == o->lo && o->range.cbase == o->cbase));
+    /* its trampoline: its own, naming its codes */
+    LP_ASSERT(o->tramp >= 0 && o->tramp <= O.ntramps);
+    if (o->tramp) {
+      const prof_libent *e = &__prof_libent[o->tramp - 1];
+      LP_ASSERT(!owner[o->tramp - 1] && o->csize);
+      owner[o->tramp - 1] = 1;
+      LP_ASSERT(e->caller && e->cbase == o->cbase && e->delta == e->lo - e->cbase && e->size == o->hi - o->lo);
+    }
+    if (n <= 2048 && o->loaded)
+      for (int j = k + 1; j < n; j++)
+        LP_ASSERT(!O.obj[j].loaded || O.obj[j].hi <= o->lo || O.obj[j].lo >= o->hi);
+  }
+  /* the generations: each an entry's, opened before it closed, in the
+     epochs so far; the live ones are the loaded entries' */
+  uint32_t open = 0;
+  for (uint32_t i = 0; i < O.ngens; i++) {
+    const prof_gen *g = &O.gen[i];
+    LP_ASSERT(g->obj < (uint32_t)n && g->from <= O.epoch);
+    LP_ASSERT(g->to == OBJ_LIVE ? O.obj[g->obj].gen == i + 1 : g->from < g->to && g->to <= O.epoch);
+    open += g->to == OBJ_LIVE;
+  }
+  LP_ASSERT(open == live);
+  /* the codes: given in order, one run after another, up to the next */
+  for (int i = 0; i < O.ncodes; i++) {
+    int k = O.code_order[i];
+    LP_ASSERT(k >= 0 && k < n && O.obj[k].csize);
+    if (i + 1 < O.ncodes)
+      LP_ASSERT((uint64_t)O.obj[k].cbase + O.obj[k].csize == O.obj[O.code_order[i + 1]].cbase);
+    else
+      LP_ASSERT((uint64_t)O.obj[k].cbase + O.obj[k].csize == O.code_next);
+  }
+}
+
 /* dl_iterate_phdr's counts of objects loaded and unloaded. */
 static int obj_counts(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -576,6 +645,7 @@ static void objects_scan(int force)
       }
     O.scanned = 1;
     objects_credit_kept();
+    if (LP_CHECKING) obj_check();
   }
   lock_give(&O.lock, taken);
 }

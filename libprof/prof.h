@@ -25,14 +25,18 @@
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
-/* Invariants of the arc tables and the stack table, checked in the debug
-   build (-DLIBPROF_CHECKS; make check-sanitize's libprof): a broken one
-   writes "libprof: invariant COND failed at FILE:LINE" and aborts, both
-   async-signal-safe (prof_invariant_failed, base.c).  Nothing otherwise. */
+/* Invariants of the arc tables, the stack table and the object registry,
+   checked in the debug build (-DLIBPROF_CHECKS; make check-sanitize's
+   libprof): a broken one writes "libprof: invariant COND failed at
+   FILE:LINE" and aborts, both async-signal-safe (prof_invariant_failed,
+   base.c).  Nothing otherwise (COND not evaluated); LP_CHECKING is 1 in
+   the debug build, for checks that are whole functions (if (LP_CHECKING)). */
 #ifdef LIBPROF_CHECKS
 #define LP_ASSERT(cond) ((cond) ? (void)0 : prof_invariant_failed(#cond, __FILE__, __LINE__))
+#define LP_CHECKING 1
 #else
-#define LP_ASSERT(cond) ((void)0)
+#define LP_ASSERT(cond) ((void)sizeof(!(cond)))
+#define LP_CHECKING 0
 #endif
 
 typedef struct {
