@@ -45,11 +45,12 @@
    (R_386_32's addend is in the slot) */
 #define ARCH_REL_SLOT(t) ((t) == R_386_GLOB_DAT || (t) == R_386_JMP_SLOT)
 
-/* one kind, one entry: the C library's mcount is sent to mcount itself,
-   and __prof_other switches the library path (no target to set) */
+/* one kind (mcount); the C library's mcount is sent to an entry that
+   checks its caller's frame pointer, and __prof_other switches the
+   library path (no target to set) */
 #define prof_tramp_fe prof_tramp_mc
 #define prof_entry_fe prof_entry_mc
-#define prof_entry_mc_chk prof_entry_mc
+extern const char prof_entry_mc_chk[] PROF_SYM(entry_mc_chk) PROF_HIDDEN;
 static inline void arch_lib_targets(int on)
 {
   (void)on;

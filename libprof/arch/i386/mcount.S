@@ -87,11 +87,33 @@
 .endm
 #ifdef LIBPROF_STATIC
 #define G(sym) sym-1b(%edx)
+#define G4(sym) sym+4-1b(%edx)
 #define GI(sym, r) sym-1b(%edx, r)
 #else
 #define G(sym) sym@GOTOFF(%edx)
+#define G4(sym) sym@GOTOFF+4(%edx)
 #define GI(sym, r) sym@GOTOFF(%edx, r)
 #endif
+/* mcount reads its caller's return address through the caller's frame
+   pointer, 4(%ebp): a caller without one (clang gives a -pg IFUNC
+   resolver none, and a -pg library's resolver runs when the loader
+   binds it lazily, %ebp being the loader's) would make that read fault.
+   Where another object's call can arrive (the library path, and the
+   entry the C library's mcount is sent to: the program's own calls have
+   frame pointers) %ebp must lie above the stack pointer within
+   PROF_FP_SPAN (prof.h), else the call goes to .Lnofp (%eax, %ecx, %edx
+   pushed, %edx from BASE), which counts it in __prof_nofp (said at
+   exit: calls not counted) and returns.  (Above, compared first: with
+   the stack near the top of 4 GB, a %ebp of 0 is less than 1 GB
+   "above" it modulo 2^32.)  \r: a free register. */
+.macro FP_CHECK r
+	cmpl	%esp, %ebp
+	jbe	.Lnofp
+	movl	%ebp, \r
+	subl	%esp, \r
+	cmpl	$PROF_FP_SPAN, \r
+	jae	.Lnofp
+.endm
 
 	PROF_ENTRY mcount, mc
 	pushl	%eax
@@ -168,6 +190,31 @@
 	PROF_PUBLIC(_mcount)
 	.set	_mcount, mcount
 
+	/* the C library's mcount, which other objects' calls reach, jumps
+	   here (objects.c's obj_redirect): their frame pointer checked
+	   while counting */
+	PROF_LABEL entry_mc_chk
+	pushl	%eax
+	pushl	%ecx
+	pushl	%edx
+	BASE
+	cmpl	$0, G(__prof_textsize)		/* 0 while not counting */
+	je	.Lret3
+	FP_CHECK %eax
+	popl	%edx
+	popl	%ecx
+	popl	%eax
+	jmp	libprof$entry_mc
+	/* a call without a frame pointer: counted as such (64 bits, the
+	   carry into the high word an increment of its own); %edx made
+	   again, for the labels that follow (G) */
+.Lnofp:
+	BASE
+	lock addl $1, G(__prof_nofp)
+	jnc	.Lret3
+	lock addl $1, G4(__prof_nofp)
+	jmp	.Lret3
+
 /* The library path (LIBPROF_OBJECTS=1, objects.c), entered from the
    trampoline of a -pg shared object with the object's number t pushed
    above selfpc.  Its entry in __prof_libent gives the callee's code
@@ -185,6 +232,7 @@
 	BASE
 	cmpl	$0, G(__prof_other)
 	je	.Llret3
+	FP_CHECK %ecx
 	shll	$PROF_LIB_SHIFT, %eax
 	leal	GI(__prof_libent, %eax), %ecx	/* the callee's object */
 	movl	4(%ebp), %eax			/* frompc */
