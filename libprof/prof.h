@@ -216,7 +216,7 @@ _Static_assert(__builtin_offsetof(prof_cur, bytemask) == PROF_CUR_BYTEMASK, "PRO
 _Static_assert(__builtin_offsetof(prof_cur, slots) == PROF_CUR_SLOTS, "PROF_CUR_SLOTS");
 _Static_assert(__builtin_offsetof(prof_cur, raw_bytemask) == PROF_CUR_RAW_BYTEMASK, "PROF_CUR_RAW_BYTEMASK");
 _Static_assert(__builtin_offsetof(prof_cur, raw_slots) == PROF_CUR_RAW_SLOTS, "PROF_CUR_RAW_SLOTS");
-#if UINTPTR_MAX > 0xffffffffu || defined(__i386__)
+_Static_assert(sizeof(uintptr_t) == PROF_WORD, "PROF_WORD");
 _Static_assert(__builtin_offsetof(prof_libent, size) == PROF_LIB_SIZE, "PROF_LIB_SIZE");
 _Static_assert(__builtin_offsetof(prof_libent, cbase) == PROF_LIB_CBASE, "PROF_LIB_CBASE");
 _Static_assert(__builtin_offsetof(prof_libent, delta) == PROF_LIB_DELTA, "PROF_LIB_DELTA");
@@ -224,7 +224,6 @@ _Static_assert(__builtin_offsetof(prof_libent, caller) == PROF_LIB_CALLER, "PROF
 _Static_assert(__builtin_offsetof(prof_range, size) == PROF_RANGE_SIZE, "PROF_RANGE_SIZE");
 _Static_assert(__builtin_offsetof(prof_range, cbase) == PROF_RANGE_CBASE, "PROF_RANGE_CBASE");
 _Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
-#endif
 #endif
 
 /* The key's hash: bits 32 and up of v * PROF_HASH_MULT, masked, where
