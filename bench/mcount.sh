@@ -93,7 +93,7 @@ cg ./loop_static \
   && echo "loop: libprof.a (static) $1 calls, $2 instructions per call"
 
 # calls in a -pg shared library (LIBPROF_OBJECTS=1, libprof.a), which
-# reach its trampoline (mcount_x86_64.S), named by callgrind by its
+# reach its trampoline (arch/x86_64/mcount.S), named by callgrind by its
 # address: inside the library, and from the program into it.  The
 # program is linked without -pg: under valgrind the start-up file's
 # __monstartup runs before the environment is there, and would not see
@@ -152,7 +152,7 @@ fi
 
 if [ -f "$top/libprof/32/libprof.a" ] && [ -x loop32 ]; then
   # the same three library cases on i386 (its trampolines and library
-  # path, mcount_i386.S; from another library, C)
+  # path, arch/i386/mcount.S; from another library, C)
   libcases -m32 "$top/libprof/32" " (i386)"
 fi
 

@@ -22,28 +22,10 @@
  * CFI_BUDGET bytes.  Part of gmon.c's translation unit; uses base.c. */
 
 /* DWARF's numbers of the stack pointer, the frame register and the
-   return address column, and the word */
-#if defined(__x86_64__)
-#define CFI_ON 1
-#define CFI_SP 7
-#define CFI_FP 6
-#define CFI_RA 16
-#elif defined(__i386__)
-#define CFI_ON 1
-#define CFI_SP 4
-#define CFI_FP 5
-#define CFI_RA 8
-#elif defined(__aarch64__)
-#define CFI_ON 1
-#define CFI_SP 31
-#define CFI_FP 29
-#define CFI_RA 30
-#else
-#define CFI_ON 0
-#define CFI_SP 7
-#define CFI_FP 6
-#define CFI_RA 16
-#endif
+   return address column (arch/<isa>/arch.h), and the word */
+#define CFI_SP ARCH_DW_SP
+#define CFI_FP ARCH_DW_FP
+#define CFI_RA ARCH_DW_RA
 #define CFI_W ((int64_t)sizeof(uintptr_t))
 
 enum { UW_NONE, UW_SP, UW_FP, UW_FPDEREF, UW_END, UW_SIG, UW_EXPR };
@@ -515,7 +497,6 @@ static uintptr_t cfi_from_file(const char *file, const struct dl_phdr_info *info
    without .eh_frame_hdr), or NULL.  Not from a signal handler. */
 static const uw_tab *cfi_table(const struct dl_phdr_info *info, const char *file)
 {
-  if (!CFI_ON) return NULL;
   const ElfW(Phdr) *hdr = NULL;
   for (int i = 0; i < info->dlpi_phnum; i++)
     if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME) hdr = &info->dlpi_phdr[i];

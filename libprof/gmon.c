@@ -518,7 +518,7 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
   slow_self = 0;
 }
 
-/* The library path's slow path (mcount_x86_64.S): a new arc of another
+/* The library path's slow path (arch/x86_64/mcount.S): a new arc of another
    object (KEY), or a call from a caller the stub could not place (KEY 0,
    ENT the callee's object). */
 void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent)
@@ -729,18 +729,13 @@ static void child_after_fork(void)
    static archive they are weak objects, invisible to gprof (see prof.h);
    in libprof.so ordinary functions.  (An alias made with .set would take
    the function type of its target.) */
-#if defined(__aarch64__)
-#define PROF_JUMP "b"
-#else
-#define PROF_JUMP "jmp"
-#endif
 #ifdef LIBPROF_STATIC
 #define PROF_BIND(name) ".weak " #name "\n\t.type " #name ", %object\n"
 #else
 #define PROF_BIND(name) ".globl " #name "\n\t.type " #name ", %function\n"
 #endif
 #define PUBLIC(name, impl) \
-  __asm__(".text\n\t" PROF_BIND(name) #name ":\n\t" PROF_JUMP " libprof$" #impl "\n\t.size " #name ", .-" #name);
+  __asm__(".text\n\t" PROF_BIND(name) #name ":\n\t" ARCH_JUMP_INSN " libprof$" #impl "\n\t.size " #name ", .-" #name);
 PUBLIC(__monstartup, monstartup)
 PUBLIC(monstartup, monstartup)
 PUBLIC(moncontrol, moncontrol)

@@ -25,7 +25,7 @@
  *
  * Calls (LIBPROF_OBJECTS=1, x86-64; doc/DESIGN.md, "Calls into and
  * inside other objects").  A -pg object calls mcount through a GOT slot
- * of its own: each one seen gets a trampoline (mcount_x86_64.S) that its
+ * of its own: each one seen gets a trampoline (arch/x86_64/mcount.S) that its
  * slots are pointed at, which names the object to the library path with
  * no search, and a range of codes for its addresses in the keys.  Calls
  * that come before (through libprof's own entry, or through the C
@@ -33,11 +33,7 @@
  * the object in a map made current first.  Part of gmon.c's translation
  * unit; uses base.c. */
 
-#if UINTPTR_MAX > 0xffffffffu
-#define OBJ_MAX 65536            /* entries the map's address space holds */
-#else
-#define OBJ_MAX 4096
-#endif
+#define OBJ_MAX (PROF_WORD == 8 ? 65536 : 4096)   /* entries the map's address space holds */
 #define OBJ_STEP 128             /* entries made usable at a time */
 #define OBJ_PEND 1024            /* samples outside every object kept for the next scan */
 #define OBJ_ID_MAX 20
@@ -205,25 +201,10 @@ uintptr_t __prof_other;
 uint64_t __prof_nofp;
 const void *__prof_lib_target[2];
 
-#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
-#define OBJ_CALLS 1              /* trampolines and a library path exist */
+/* the stub's trampolines and mcount's entry; arch/<isa>/arch.h names
+   the others (__fentry__'s, x86-64's checked entry), where there are */
 extern const char prof_tramp_mc[] PROF_SYM(tramp_mc) PROF_HIDDEN;
 extern const char prof_entry_mc[] PROF_SYM(entry_mc) PROF_HIDDEN;
-#else
-#define OBJ_CALLS 0
-#endif
-#if defined(__x86_64__)          /* __fentry__ too, and a target to jump to */
-extern const char prof_tramp_fe[] PROF_SYM(tramp_fe) PROF_HIDDEN;
-extern const char prof_lib_mc[] PROF_SYM(lib_mc) PROF_HIDDEN;
-extern const char prof_lib_fe[] PROF_SYM(lib_fe) PROF_HIDDEN;
-extern const char prof_lib_off[] PROF_SYM(lib_off) PROF_HIDDEN;
-extern const char prof_entry_fe[] PROF_SYM(entry_fe) PROF_HIDDEN;
-extern const char prof_entry_mc_chk[] PROF_SYM(entry_mc_chk) PROF_HIDDEN;
-#else                            /* (i386, aarch64: __prof_other is the switch) */
-#define prof_tramp_fe prof_tramp_mc
-#define prof_entry_fe prof_entry_mc
-#define prof_entry_mc_chk prof_entry_mc
-#endif
 
 static const prof_range no_range;   /* a trampoline's caller until one is seen */
 
@@ -540,6 +521,75 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
+/* The registry's invariants (the debug build: after each scan, under
+   O.lock): every entry's text, histogram, generation, codes, range as a
+   caller and trampoline agree with each other and with the map's
+   counts; the generations and the codes given out are as the entries
+   say.  (Loaded entries are the objects this scan found: their texts
+   are disjoint; checked up to 2,048 entries, the check being quadratic.) */
+static void obj_check(void)
+{
+  const int n = O.nobjs;
+  LP_ASSERT(n >= 0 && n <= O.usable && O.usable <= OBJ_MAX);
+  LP_ASSERT(O.ngens <= (uint32_t)OBJ_MAX && O.ncodes >= 0 && O.ncodes <= n);
+  LP_ASSERT(O.ntramps >= 0 && O.ntramps <= PROF_TRAMPS && O.code_next <= CODE_NONE);
+  unsigned char owner[PROF_TRAMPS] = { 0 };
+  uint32_t live = 0;
+  for (int k = 0; k < n; k++) {
+    const prof_obj *o = &O.obj[k];
+    /* its text: whole histogram granules, under 4 GB, a bin for each */
+    LP_ASSERT(o->lo < o->hi && o->hi - o->lo <= 0xffffffffu);
+    LP_ASSERT(o->lo % HIST_GRANULE == 0 && o->hi % HIST_GRANULE == 0);
+    LP_ASSERT(o->bins && o->nbins == (o->hi - o->lo) / HIST_GRANULE);
+    LP_ASSERT(!o->loaded || o->seen);   /* loaded: found by this scan */
+    /* a generation while loaded (none when the space was full), its own
+       and live, at this load */
+    LP_ASSERT(!o->gen || (o->loaded && o->gen <= O.ngens));
+    if (o->gen) {
+      const prof_gen *g = &O.gen[o->gen - 1];
+      LP_ASSERT(g->obj == (uint32_t)k && g->to == OBJ_LIVE);
+      LP_ASSERT(g->base == o->base && g->lo == o->lo && g->hi == o->hi);
+      live++;
+    }
+    /* codes given once, as many as its text's bytes (a reload takes the
+       entry only at the same size), below the next one given */
+    LP_ASSERT(!o->csize || (o->csize == o->hi - o->lo && (uint64_t)o->cbase + o->csize <= O.code_next));
+    /* its range as a caller: this load while loaded with codes, else none */
+    LP_ASSERT(o->range.size == (o->loaded && o->csize ? o->hi - o->lo : 0));
+    LP_ASSERT(!o->range.size || (o->range.lo == o->lo && o->range.cbase == o->cbase));
+    /* its trampoline: its own, naming its codes */
+    LP_ASSERT(o->tramp >= 0 && o->tramp <= O.ntramps);
+    if (o->tramp) {
+      const prof_libent *e = &__prof_libent[o->tramp - 1];
+      LP_ASSERT(!owner[o->tramp - 1] && o->csize);
+      owner[o->tramp - 1] = 1;
+      LP_ASSERT(e->caller && e->cbase == o->cbase && e->delta == e->lo - e->cbase && e->size == o->hi - o->lo);
+    }
+    if (n <= 2048 && o->loaded)
+      for (int j = k + 1; j < n; j++)
+        LP_ASSERT(!O.obj[j].loaded || O.obj[j].hi <= o->lo || O.obj[j].lo >= o->hi);
+  }
+  /* the generations: each an entry's, opened before it closed, in the
+     epochs so far; the live ones are the loaded entries' */
+  uint32_t open = 0;
+  for (uint32_t i = 0; i < O.ngens; i++) {
+    const prof_gen *g = &O.gen[i];
+    LP_ASSERT(g->obj < (uint32_t)n && g->from <= O.epoch);
+    LP_ASSERT(g->to == OBJ_LIVE ? O.obj[g->obj].gen == i + 1 : g->from < g->to && g->to <= O.epoch);
+    open += g->to == OBJ_LIVE;
+  }
+  LP_ASSERT(open == live);
+  /* the codes: given in order, one run after another, up to the next */
+  for (int i = 0; i < O.ncodes; i++) {
+    int k = O.code_order[i];
+    LP_ASSERT(k >= 0 && k < n && O.obj[k].csize);
+    if (i + 1 < O.ncodes)
+      LP_ASSERT((uint64_t)O.obj[k].cbase + O.obj[k].csize == O.obj[O.code_order[i + 1]].cbase);
+    else
+      LP_ASSERT((uint64_t)O.obj[k].cbase + O.obj[k].csize == O.code_next);
+  }
+}
+
 /* dl_iterate_phdr's counts of objects loaded and unloaded. */
 static int obj_counts(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -595,6 +645,7 @@ static void objects_scan(int force)
       }
     O.scanned = 1;
     objects_credit_kept();
+    if (LP_CHECKING) obj_check();
   }
   lock_give(&O.lock, taken);
 }
@@ -744,18 +795,10 @@ static uint64_t objects_key(uintptr_t frompc, uintptr_t selfpc, prof_libent *ent
    them to C, the trampolines to the library path, or both return. */
 static void objects_counting(int on)
 {
-#if defined(__x86_64__)
-  __prof_lib_target[0] = on ? prof_lib_mc : prof_lib_off;
-  __prof_lib_target[1] = on ? prof_lib_fe : prof_lib_off;
-#endif
-#if OBJ_CALLS
+  arch_lib_targets(on);
   __atomic_store_n(&__prof_other, (uintptr_t)on, __ATOMIC_RELEASE);
-#else
-  (void)on;                      /* no library path: calls stay uncounted */
-#endif
 }
 
-#if OBJ_CALLS
 /* The end of the PT_LOAD segment of INFO that holds P, or 0: what an
    object's dynamic section points at is read only inside one (the
    vDSO's and odd objects' need not be as glibc's are). */
@@ -889,29 +932,14 @@ static int mcount_kind(const char *n)
 {
   if (!n) return -1;
   if (!strcmp(n, "mcount") || !strcmp(n, "_mcount")) return 0;
-#if defined(__x86_64__)
-  return strcmp(n, "__fentry__") ? -1 : 1;
-#else
-  return -1;
-#endif
+  return ARCH_FENTRY && !strcmp(n, "__fentry__") ? 1 : -1;
 }
 
-/* A relocation's word-sized slot for mcount's address, by type: the
-   GOT's (GLOB_DAT, JUMP_SLOT) or a plain pointer with no addend. */
-#if defined(__x86_64__)
-#define OBJ_REL_SLOT(t) ((t) == R_X86_64_GLOB_DAT || (t) == R_X86_64_JUMP_SLOT || (t) == R_X86_64_64)
-#elif defined(__i386__)
-#define OBJ_REL_SLOT(t) ((t) == R_386_GLOB_DAT || (t) == R_386_JMP_SLOT)   /* R_386_32's addend is in the slot */
-#elif defined(__aarch64__)
-#define OBJ_REL_SLOT(t) ((t) == R_AARCH64_GLOB_DAT || (t) == R_AARCH64_JUMP_SLOT || (t) == R_AARCH64_ABS64)
-#endif
-#if UINTPTR_MAX > 0xffffffffu
-#define OBJ_R_TYPE(i) ELF64_R_TYPE(i)
-#define OBJ_R_SYM(i) ELF64_R_SYM(i)
-#else
-#define OBJ_R_TYPE(i) ELF32_R_TYPE(i)
-#define OBJ_R_SYM(i) ELF32_R_SYM(i)
-#endif
+/* A relocation's word-sized slot for mcount's address, by type
+   (arch/<isa>/arch.h), its type and symbol */
+#define OBJ_REL_SLOT(t) ARCH_REL_SLOT(t)
+#define OBJ_R_TYPE(i) _ElfW(ELF, __ELF_NATIVE_CLASS, R_TYPE)(i)   /* (link.h's ElfW, for ELF64_R_TYPE...) */
+#define OBJ_R_SYM(i) _ElfW(ELF, __ELF_NATIVE_CLASS, R_SYM)(i)
 
 /* May SLOT, a word of the object D, be written now?  1: yes -- it lies
    outside the pages the loader makes read-only when it has relocated
@@ -947,42 +975,23 @@ static int obj_store(const obj_dyn *d, uintptr_t slot, uintptr_t val)
 }
 
 /* Another runtime's mcount (the C library's) at FN, SIZE bytes: its first
-   bytes made a jump to libprof's entry TO (x86-64: `jmp *0(%rip)` and the
-   address, 14 bytes; i386: `jmp rel32`, 5; aarch64: `ldr x16, #8; br
-   x16` and the address, 16, x16 being free at a call), so that objects
-   bound to it are counted before their GOT slots are seen.  The page
-   stays executable throughout: other threads may be running code there. */
+   bytes made a jump to libprof's entry TO (arch/<isa>/arch.h's
+   arch_jump_code: x86-64 `jmp *0(%rip)` and the address, 14 bytes; i386
+   `jmp rel32`, 5; aarch64 `ldr x16, #8; br x16` and the address, 16),
+   so that objects bound to it are counted before their GOT slots are
+   seen.  The page stays executable throughout: other threads may be
+   running code there. */
 static void obj_redirect(uintptr_t fn, size_t size, const char *to)
 {
   uintptr_t t = (uintptr_t)to;
-#if defined(__x86_64__)
-  unsigned char code[14] = { 0xff, 0x25, 0, 0, 0, 0 };
-  memcpy(code + 6, &t, sizeof t);
-#elif defined(__i386__)
-  unsigned char code[5] = { 0xe9 };
-  uint32_t rel = (uint32_t)(t - (fn + 5));
-  memcpy(code + 1, &rel, 4);
-#else
-  unsigned char code[16];
-  const uint32_t ins[2] = { 0x58000050, 0xd61f0200 };
-  memcpy(code, ins, 8);
-  memcpy(code + 8, &t, 8);
-#endif
+  unsigned char code[ARCH_JUMP_BYTES];
+  arch_jump_code(code, fn, t);
   if (size < sizeof code || fn == t || !memcmp((const void *)fn, code, sizeof code)) return;
   uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t a = fn & ~(pg - 1), b = (fn + sizeof code + pg - 1) & ~(pg - 1);
   if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return;
   memcpy((void *)fn, code, sizeof code);
-#if defined(__aarch64__)
-  /* the new instructions seen by every core's fetch (no libgcc call:
-     __clear_cache would join the program's listed functions) */
-  for (uintptr_t p = fn; p < fn + sizeof code; p += 4)
-    __asm__ volatile("dc cvau, %0" :: "r"(p) : "memory");
-  __asm__ volatile("dsb ish" ::: "memory");
-  for (uintptr_t p = fn; p < fn + sizeof code; p += 4)
-    __asm__ volatile("ic ivau, %0" :: "r"(p) : "memory");
-  __asm__ volatile("dsb ish\n\tisb" ::: "memory");
-#endif
+  arch_code_written(fn, sizeof code);   /* (aarch64: seen by every core's fetch) */
   mprotect((void *)a, b - a, PROT_READ | PROT_EXEC);
 }
 
@@ -1008,14 +1017,12 @@ static int obj_tramp(prof_obj *o)
   e->delta = o->lo - o->cbase;
   return 1;
 }
-#endif
 
 /* A load of O seen by a scan (under O.lock): a runtime's mcount it
    defines jumps to libprof's (each new load: IS_NEW), and its own calls of
    mcount are pointed at its trampoline -- once per load. */
 static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is_new)
 {
-#if OBJ_CALLS
   obj_dyn d;
   if (is_new) o->redirect_due = 1;
   if (!P.objects || o->patched) return;
@@ -1069,7 +1076,4 @@ static void obj_calls_found(prof_obj *o, const struct dl_phdr_info *info, int is
         o->slot_val = to;
       }
     }
-#else
-  (void)o; (void)info; (void)is_new;
-#endif
 }

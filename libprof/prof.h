@@ -1,5 +1,5 @@
 /* prof.h -- libprof's internal state, shared by the C runtime (gmon.c)
- * and the per-architecture mcount stubs (mcount_*.S).
+ * and the per-architecture mcount stubs (arch/<isa>/mcount.S).
  *
  * The stubs' fast path needs only: the text range and the calling
  * thread's own arc table (a power-of-two array of {key, count} slots,
@@ -20,19 +20,23 @@
 
 #define PROF_HIDDEN __attribute__((visibility("hidden")))
 #define PROF_TRAMPS 128         /* trampolines per kind: objects counted fast */
-#define PROF_FP_SPAN 0x40000000 /* a frame pointer's most bytes above sp (mcount_x86_64.S) */
+#define PROF_FP_SPAN 0x40000000 /* a frame pointer's most bytes above sp (arch/x86_64/mcount.S) */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
-/* Invariants of the arc tables and the stack table, checked in the debug
-   build (-DLIBPROF_CHECKS; make check-sanitize's libprof): a broken one
-   writes "libprof: invariant COND failed at FILE:LINE" and aborts, both
-   async-signal-safe (prof_invariant_failed, base.c).  Nothing otherwise. */
+/* Invariants of the arc tables, the stack table and the object registry,
+   checked in the debug build (-DLIBPROF_CHECKS; make check-sanitize's
+   libprof): a broken one writes "libprof: invariant COND failed at
+   FILE:LINE" and aborts, both async-signal-safe (prof_invariant_failed,
+   base.c).  Nothing otherwise (COND not evaluated); LP_CHECKING is 1 in
+   the debug build, for checks that are whole functions (if (LP_CHECKING)). */
 #ifdef LIBPROF_CHECKS
 #define LP_ASSERT(cond) ((cond) ? (void)0 : prof_invariant_failed(#cond, __FILE__, __LINE__))
+#define LP_CHECKING 1
 #else
-#define LP_ASSERT(cond) ((void)0)
+#define LP_ASSERT(cond) ((void)sizeof(!(cond)))
+#define LP_CHECKING 0
 #endif
 
 typedef struct {
@@ -47,11 +51,7 @@ typedef struct {
    selfpc * PROF_RAW_MULT * frompc.  frompc 0 = empty; flags nonzero: a
    pair that is no arc of the program (a call from outside its text, or
    into another object), counted by the stub and never written. */
-#if defined(__x86_64__)
-#define PROF_RAW 1
-#else
-#define PROF_RAW 0
-#endif
+/* (PROF_RAW: 1 where the stub counts so, arch/<isa>/arch.h) */
 
 /* A part's slots from before a grow (count.c part_add), with no counts
    but those a stub added after it: a profiled signal handler that grew
@@ -128,7 +128,7 @@ extern uintptr_t __prof_textsize PROF_HIDDEN;
    process is ready: gmon.c's `ready`), else 1 */
 extern unsigned char __prof_counting PROF_HIDDEN;
 /* calls mcount could not read a caller's return address for: their
-   function had no frame pointer (mcount_x86_64.S, FP_CHECK), whose span
+   function had no frame pointer (arch/x86_64/mcount.S, FP_CHECK), whose span
    above the stack pointer is under PROF_FP_SPAN bytes */
 extern uint64_t __prof_nofp PROF_HIDDEN;
 extern __thread prof_tab *__prof_tab PROF_HIDDEN;
@@ -168,13 +168,17 @@ void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent
 extern const char prof_text_begin[] PROF_SYM(text_begin) PROF_HIDDEN;
 extern const char prof_text_end[] PROF_SYM(text_end) PROF_HIDDEN;
 /* Stretches of the stubs' fast path, [begin, end), where selfpc lies at
-   sp + depth of the interrupted thread (see mcount_x86_64.S). */
+   sp + depth of the interrupted thread (see arch/x86_64/mcount.S). */
 typedef struct { uintptr_t begin, end, depth; } prof_stub_range;
 extern const prof_stub_range prof_stub_map[] PROF_SYM(stub_map) PROF_HIDDEN;
 extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HIDDEN;
 #endif
 
-#if defined(__i386__)            /* prof_libent and prof_range of 4-byte words */
+/* the machine: PROF_WORD, PROF_RAW, PROF_TRAMP_SIZE for C and the stubs,
+   and C's machine-specific reads (arch/README) */
+#include "arch/arch.h"
+
+#if PROF_WORD == 4               /* prof_libent and prof_range of 4-byte words */
 #define PROF_LIB_LO 0
 #define PROF_LIB_SIZE 4
 #define PROF_LIB_CBASE 8
@@ -195,12 +199,6 @@ extern const prof_stub_range prof_stub_map_end[] PROF_SYM(stub_map_end) PROF_HID
 #define PROF_RANGE_SIZE 8
 #define PROF_RANGE_CBASE 16
 #endif
-/* bytes between two trampolines of a kind (mcount_*.S) */
-#if defined(__aarch64__)
-#define PROF_TRAMP_SIZE 8
-#else
-#define PROF_TRAMP_SIZE 16
-#endif
 #define PROF_TAB_MASK 0
 #define PROF_TAB_SLOTS 8
 #define PROF_TAB_BYTEMASK 16
@@ -218,7 +216,7 @@ _Static_assert(__builtin_offsetof(prof_cur, bytemask) == PROF_CUR_BYTEMASK, "PRO
 _Static_assert(__builtin_offsetof(prof_cur, slots) == PROF_CUR_SLOTS, "PROF_CUR_SLOTS");
 _Static_assert(__builtin_offsetof(prof_cur, raw_bytemask) == PROF_CUR_RAW_BYTEMASK, "PROF_CUR_RAW_BYTEMASK");
 _Static_assert(__builtin_offsetof(prof_cur, raw_slots) == PROF_CUR_RAW_SLOTS, "PROF_CUR_RAW_SLOTS");
-#if UINTPTR_MAX > 0xffffffffu || defined(__i386__)
+_Static_assert(sizeof(uintptr_t) == PROF_WORD, "PROF_WORD");
 _Static_assert(__builtin_offsetof(prof_libent, size) == PROF_LIB_SIZE, "PROF_LIB_SIZE");
 _Static_assert(__builtin_offsetof(prof_libent, cbase) == PROF_LIB_CBASE, "PROF_LIB_CBASE");
 _Static_assert(__builtin_offsetof(prof_libent, delta) == PROF_LIB_DELTA, "PROF_LIB_DELTA");
@@ -226,7 +224,6 @@ _Static_assert(__builtin_offsetof(prof_libent, caller) == PROF_LIB_CALLER, "PROF
 _Static_assert(__builtin_offsetof(prof_range, size) == PROF_RANGE_SIZE, "PROF_RANGE_SIZE");
 _Static_assert(__builtin_offsetof(prof_range, cbase) == PROF_RANGE_CBASE, "PROF_RANGE_CBASE");
 _Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
-#endif
 #endif
 
 /* The key's hash: bits 32 and up of v * PROF_HASH_MULT, masked, where

@@ -128,20 +128,7 @@ static int foreign_perf;
 static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 {
   ucontext_t *uc = ctx;
-  uintptr_t pc;
-#if defined(__x86_64__)
-  pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-  uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-#elif defined(__i386__)
-  pc = (uintptr_t)uc->uc_mcontext.gregs[REG_EIP];
-  uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_ESP];
-#elif defined(__aarch64__)
-  pc = (uintptr_t)uc->uc_mcontext.pc;
-  uintptr_t sp = (uintptr_t)uc->uc_mcontext.sp;
-#else
-  pc = 0;
-  uintptr_t sp = 0;
-#endif
+  uintptr_t pc = ARCH_UC_PC(uc), sp = ARCH_UC_SP(uc);
   /* libprof's process-wide timer, and the timers of threads it did not
      start: nothing of the thread's own storage is used (see threads_scan) */
   if (si && si->si_code == SI_TIMER && si->si_value.sival_int == TV_SCAN) {
@@ -353,11 +340,7 @@ static void *arm_perf(pid_t t, int sig)
   void *m = MAP_FAILED;
   if (syscall(SYS_fcntl, fd, F_SETOWN_EX, &o) == 0 && syscall(SYS_fcntl, fd, F_SETSIG, sig) == 0
       && syscall(SYS_fcntl, fd, F_SETFL, O_ASYNC) == 0)
-#ifdef SYS_mmap2
-    m = (void *)syscall(SYS_mmap2, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
-#else
-    m = (void *)syscall(SYS_mmap, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
-#endif
+    m = (void *)syscall(ARCH_SYS_MMAP, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
   syscall(SYS_close, fd);
   return m == MAP_FAILED ? NULL : m;
 #else

@@ -139,17 +139,10 @@ static void stk_learn_coroutines(void)
   uc.uc_stack.ss_size = sizeof stack;
   uc.uc_link = NULL;
   makecontext(&uc, stk_learn_coroutines, 0);
-#if defined(__x86_64__)
-  uintptr_t sp = (uintptr_t)uc.uc_mcontext.gregs[REG_RSP];
-#elif defined(__i386__)
-  uintptr_t sp = (uintptr_t)uc.uc_mcontext.gregs[REG_ESP];
-#elif defined(__aarch64__)
-  S.co_start = (uintptr_t)uc.uc_mcontext.regs[30];
-  uintptr_t sp = 0;
-#else
-  uintptr_t sp = 0;
-#endif
-  if (sp >= (uintptr_t)stack && sp < (uintptr_t)(stack + 64)) S.co_start = *(const uintptr_t *)sp;
+  /* (in the link register where there is one, else at the stack pointer) */
+  uintptr_t sp = ARCH_UC_SP(&uc);
+  if (ARCH_HAS_LR) S.co_start = ARCH_UC_LR(&uc);
+  else if (sp >= (uintptr_t)stack && sp < (uintptr_t)(stack + 64)) S.co_start = *(const uintptr_t *)sp;
 }
 
 /* LIBPROF_STACKS's table, at start-up.  Returns 0 when out of memory. */
@@ -232,41 +225,8 @@ STK_RAW static int returns_into_text(uintptr_t a)
      a dead frame's, left by start-up or a slow path, and taking it cut
      stacks short under the sanitizers' bigger frames */
   if (a >= (uintptr_t)prof_text_begin && a < (uintptr_t)prof_text_end) return 0;
-#if defined(__x86_64__) || defined(__i386__)
-  const unsigned char *p = (const unsigned char *)a;
-  if (p[-5] == 0xe8) return 1;                               /* call rel32 */
-  if (p[-2] == 0xff && (p[-1] & 0x38) == 0x10 && (p[-1] & 0xc0) != 0x40 && (p[-1] & 0xc0) != 0x80)
-    return 1;                                                /* call *%reg, *(%reg) */
-  if (p[-3] == 0xff && (p[-2] & 0xf8) == 0x50) return 1;     /* call *d8(%reg) */
-  if (p[-6] == 0xff && ((p[-5] & 0xf8) == 0x90 || p[-5] == 0x15)) return 1; /* d32, rip */
-  return 0;
-#elif defined(__aarch64__)
-  uint32_t i;
-  memcpy(&i, (const void *)(a - 4), 4);
-  return (i & 0xfc000000u) == 0x94000000u || (i & 0xfffffc1fu) == 0xd63f0000u;
-#else
-  return 0;
-#endif
+  return arch_call_before(a);
 }
-
-#if defined(__x86_64__) || defined(__i386__)
-/* Q past an endbr32/endbr64, if it starts with one. */
-static const unsigned char *past_endbr(const unsigned char *q)
-{
-  return q[0] == 0xf3 && q[1] == 0x0f && q[2] == 0x1e && (q[3] & 0xfe) == 0xfa ? q + 4 : q;
-}
-
-/* The target of the direct call (e8 rel32) that returns to A, or 0 when
-   the call before A is another kind (indirect). */
-STK_RAW static uintptr_t direct_call_target(uintptr_t a)
-{
-  const unsigned char *p = (const unsigned char *)a;
-  if (p[-5] != 0xe8) return 0;
-  int32_t rel;
-  memcpy(&rel, p - 4, 4);
-  return a + (uintptr_t)(intptr_t)rel;
-}
-#endif
 
 /* Does the call that returns to A (returns_into_text) leave the
    program -- an indirect call, or a direct one to a PLT stub?  A
@@ -277,27 +237,10 @@ STK_RAW static uintptr_t direct_call_target(uintptr_t a)
    locals, do not. */
 STK_RAW static int calls_out(uintptr_t a)
 {
-#if defined(__x86_64__) || defined(__i386__)
-  uintptr_t t = direct_call_target(a);
+  uintptr_t t = arch_call_target(a);
   if (!t) return 1;                                          /* indirect */
-  if (!in_text(t) || !code_end(t, 0, 12)) return 1;
-  const unsigned char *q = past_endbr((const unsigned char *)t);
-  if (q[0] == 0xf2) q++;                                     /* bnd */
-  return q[0] == 0xff && (q[1] == 0x25 || q[1] == 0xa3);     /* jmp *GOT: a PLT stub */
-#elif defined(__aarch64__)
-  uint32_t i;
-  memcpy(&i, (const void *)(a - 4), 4);
-  if ((i & 0xfc000000u) != 0x94000000u) return 1;            /* blr */
-  int32_t imm = (int32_t)(i << 6) >> 6;
-  uintptr_t t = a - 4 + (uintptr_t)((intptr_t)imm * 4);
-  if (!in_text(t) || !code_end(t, 0, 4)) return 1;
-  uint32_t j;
-  memcpy(&j, (const void *)t, 4);
-  return (j & 0x9f00001fu) == 0x90000010u;                   /* adrp x16: a PLT stub */
-#else
-  (void)a;
-  return 1;
-#endif
+  if (!in_text(t) || !code_end(t, 0, ARCH_PLT_BYTES)) return 1;
+  return arch_plt_stub(t);                                   /* a PLT stub */
 }
 
 /* How far the walk looks along the stack for a return address or a
@@ -342,38 +285,25 @@ STK_RAW static uintptr_t resync(uintptr_t a)
   return 0;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
 /* Has the interrupted function of the program already popped its frame
-   pointer (an epilogue scheduled early, or a tail call about to jump)?
-   Then the word at the stack pointer, TOP, is its return address: a
-   return into the program by an indirect call or a direct one to an
-   entry that starts as -pg functions do (push %rbp, after an endbr, or
-   call __fentry__). */
+   pointer (an epilogue scheduled early, or a tail call about to jump;
+   ARCH_FRAME_GONE: x86)?  Then the word at the stack pointer, TOP, is
+   its return address: a return into the program by an indirect call or
+   a direct one to an entry that starts as -pg functions do (push %rbp,
+   after an endbr, or call __fentry__). */
 STK_RAW static int frame_gone(uintptr_t top, uintptr_t pc)
 {
-  if (!returns_into_text(top)) return 0;
+  if (!ARCH_FRAME_GONE || !returns_into_text(top)) return 0;
   /* and the code ahead leaves the function (ret, or jmp: a tail call)
      before it could pop a frame (pop %rbp, leave): in a live frame the
      function's own epilogue comes first, and the top word may be a dead
      return address left by an earlier call */
-  const unsigned char *c = (const unsigned char *)pc;
-  uintptr_t lim = code_end(pc, 0, 0);
-  int ends = 0;
-  for (int i = 0; i < 48 && pc + (uintptr_t)i + 1 < lim; i++) {
-    if (c[i] == 0x5d || c[i] == 0xc9) return 0;
-    if (c[i] == 0xc3 || c[i] == 0xe9 || (c[i] == 0xff && (c[i + 1] & 0x38) == 0x20)) {
-      ends = 1;                                /* ret, jmp, jmp *: leaves */
-      break;
-    }
-  }
-  if (!ends) return 0;
-  uintptr_t t = direct_call_target(top);
+  if (!arch_leaves_first(pc, code_end(pc, 0, 0))) return 0;
+  uintptr_t t = arch_call_target(top);
   if (!t) return 1;                                          /* indirect */
-  if (!in_text(t) || !code_end(t, 0, 8)) return 0;
-  const unsigned char *q = past_endbr((const unsigned char *)t);
-  return q[0] == 0x55 || q[0] == 0xe8;
+  if (!in_text(t) || !code_end(t, 0, ARCH_ENTRY_BYTES)) return 0;
+  return arch_pg_entry(t);
 }
-#endif
 
 /* Does the chain of frame records from FP hold -- reach the outermost
    frame (0), a return into another object, or 256 frames -- without a
@@ -454,7 +384,6 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
   return *(const uintptr_t *)first;
 }
 
-#if CFI_ON
 /* The unwind row for the code at PC (cfi.c): the program's, or that of
    the loaded object of the map (objects.c) holding it; NULL: none. */
 STK_RAW static const uw_row *stk_row(uintptr_t pc)
@@ -552,9 +481,7 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
   for (;;) {
     uintptr_t cfa = 0, ra = 0, v;
     int kind = r ? r->kind : UW_NONE;
-#if defined(__x86_64__) || defined(__i386__)
-    if (kind == UW_EXPR && n == 1) kind = UW_SP;   /* a PLT stub's (its return address at sp) */
-#endif
+    if (ARCH_PLT_EXPR_AT_SP && kind == UW_EXPR && n == 1) kind = UW_SP;   /* a PLT stub's (its return address at sp) */
     switch (kind) {
     case UW_END:
       /* (anywhere but the thread's root: astray, a stale return address
@@ -563,13 +490,12 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       *np = n;
       return 1;
     case UW_SIG: {
-#if defined(__x86_64__)
-      /* the kernel's signal frame: the interrupted context's ucontext at sp */
-      const ucontext_t *u = (const ucontext_t *)sp;
+      /* the kernel's signal frame: the interrupted context's registers at
+         sp + ARCH_SIG_* (x86-64; i386's and aarch64's are not read) */
       uintptr_t nsp, nfp, npc;
-      if (!stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RSP], sp, &nsp)
-          || !stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RBP], sp, &nfp)
-          || !stk_word((uintptr_t)&u->uc_mcontext.gregs[REG_RIP], sp, &npc)
+      if (!ARCH_SIGFRAME || !stk_word(sp + ARCH_SIG_SP, sp, &nsp)
+          || !stk_word(sp + ARCH_SIG_FP, sp, &nfp)
+          || !stk_word(sp + ARCH_SIG_PC, sp, &npc)
           || nsp <= sp || nsp >= stk_hi) {
         *end = 't';
         *np = n;
@@ -581,11 +507,6 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
       ra = npc + 1;              /* an interrupted PC: recorded as a return to after it */
       ra_at = 0;
       break;
-#else
-      *end = 't';                /* (i386's and aarch64's signal frames are not read) */
-      *np = n;
-      return 1;
-#endif
     }
     case UW_SP: case UW_FP: case UW_FPDEREF:
       if (kind != UW_SP && !fp_ok) { *end = 't'; *np = n; return 1; }
@@ -634,48 +555,22 @@ STK_RAW static int stk_cfi_walk(uintptr_t pc, uintptr_t sp, uintptr_t fp, uintpt
   *np = n;
   return 1;
 }
-#else
-static void stk_find_root(void) { stk_root = 0; }
-#endif
 
 /* Walks the interrupted stack into PCS (at most S.depth); returns the
    number of PCs and sets *END. */
 STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_t *pcs, char *end)
 {
   const uintptr_t w = sizeof(uintptr_t);
-  uintptr_t sp, fp, lr = 0;
-#if defined(__x86_64__)
-  sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-  fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
-#elif defined(__i386__)
-  sp = (uintptr_t)uc->uc_mcontext.gregs[REG_ESP];
-  fp = (uintptr_t)uc->uc_mcontext.gregs[REG_EBP];
-#elif defined(__aarch64__)
-  sp = (uintptr_t)uc->uc_mcontext.sp;
-  fp = (uintptr_t)uc->uc_mcontext.regs[29];
-  lr = (uintptr_t)uc->uc_mcontext.regs[30];
-#else
-  (void)uc;
-  sp = fp = 0;
-#endif
-  (void)lr;
-#if CFI_ON
+  uintptr_t sp = ARCH_UC_SP(uc), fp = ARCH_UC_FP(uc), lr = ARCH_UC_LR(uc);
   {
     uint32_t got;
-#if defined(__x86_64__)
-    uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__i386__)
-    uintptr_t at = (uintptr_t)uc->uc_mcontext.gregs[REG_EIP];
-#else
-    uintptr_t at = (uintptr_t)uc->uc_mcontext.pc;
-#endif
+    uintptr_t at = ARCH_UC_PC(uc);
     /* (a walk the tables lead astray -- code whose CFI lies, an inline
        asm push -- ends 'b': the frame-pointer walk below tries then) */
     if (pc == at && stk_cfi_walk(pc, sp, fp, lr, pcs, &got, end)
         && *end != 'b')
       return got;
   }
-#endif
   uint32_t n = 0, max = (uint32_t)S.depth;
   pcs[n++] = pc;
   *end = 'b';
@@ -684,28 +579,16 @@ STK_RAW static uint32_t stacks_walk(const ucontext_t *uc, uintptr_t pc, uintptr_
      any more (epilogue) or at all (code without frame pointers) */
   uintptr_t extra = 0;
   if (in_text(pc)) {
-#if defined(__x86_64__) || defined(__i386__)
     /* (the interrupted PC is mapped, the bytes after it maybe not) */
     static const unsigned char none[8];
-    const unsigned char *b = code_end(pc, 0, 5) ? (const unsigned char *)pc : none;
-    int at_push = b[0] == 0x55 || (past_endbr(b) != b && b[4] == 0x55);
-#if defined(__x86_64__)
-    int at_mov = b[0] == 0x48 && ((b[1] == 0x89 && b[2] == 0xe5) || (b[1] == 0x8b && b[2] == 0xec));
-#else
-    int at_mov = (b[0] == 0x89 && b[1] == 0xe5) || (b[0] == 0x8b && b[1] == 0xec);
-#endif
-    if ((at_push || b[0] == 0xc3) && sp + w <= stk_hi) extra = *(const uintptr_t *)sp;
-    else if (at_mov && sp + 2 * w <= stk_hi) extra = *(const uintptr_t *)(sp + w);
+    const unsigned char *b = code_end(pc, 0, ARCH_LEAF_BYTES) ? (const unsigned char *)pc : none;
+    int ra = arch_leaf_ra(b);    /* at a prologue or a ret: where it is */
+    if (ra == ARCH_RA_LR) extra = lr;
+    else if (ra == ARCH_RA_SP0 && sp + w <= stk_hi) extra = *(const uintptr_t *)sp;
+    else if (ra == ARCH_RA_SP1 && sp + 2 * w <= stk_hi) extra = *(const uintptr_t *)(sp + w);
     else if (sp + w <= stk_hi && frame_gone(*(const uintptr_t *)sp, pc)) extra = *(const uintptr_t *)sp;
-#elif defined(__aarch64__)
-    uint32_t i = 0;
-    if (code_end(pc, 0, 4)) memcpy(&i, (const void *)pc, 4);
-    if ((i & 0xffc07fffu) == 0xa9807bfdu || i == 0xd65f03c0u) extra = lr;  /* stp x29, x30, [sp, #-N]!; ret */
-#endif
   } else {
-#if defined(__aarch64__)
-    if (in_text(lr)) extra = lr;             /* a leaf of libc: LR not saved yet */
-#endif
+    if (ARCH_HAS_LR && in_text(lr)) extra = lr;   /* a leaf of libc: LR not saved yet */
     if (!extra) extra = hop(sp, &fp);
   }
   if (extra && extra == S.co_start) { *end = 't'; return n; }   /* a coroutine's first frame */
@@ -770,21 +653,7 @@ static uint64_t stk_hash(uint32_t tid, char end, uint32_t epoch, const uintptr_t
    linker's resolver the first time (see the top of this file). */
 static long stk_syscall3(long nr, long a, long b, long c)
 {
-  long r;
-#if defined(__x86_64__)
-  __asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
-#elif defined(__aarch64__)
-  register long x8 __asm__("x8") = nr, x0 __asm__("x0") = a, x1 __asm__("x1") = b, x2 __asm__("x2") = c;
-  __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
-  r = x0;
-#elif defined(__i386__)
-  /* (ebx may be the PIC register: swapped in and out by hand) */
-  __asm__ volatile("xchg %%edi, %%ebx\n\tint $0x80\n\txchg %%edi, %%ebx"
-                   : "=a"(r) : "0"(nr), "D"(a), "c"(b), "d"(c) : "memory");
-#else
-  r = syscall(nr, a, b, c);
-#endif
-  return r;
+  return arch_syscall3(nr, a, b, c);
 }
 
 /* N words from SRC to DST, or their comparison (0: equal), by loops the

@@ -274,3 +274,22 @@ out=$(LIBPROF_OBJECTS=1 run ./objcalls "$w/libcb.so" "$w/libfill.so" snap snap.o
 [ "$(gnu_calls snap.out libca.so a_leaf)" = "$k_a_leaf" ] \
   && [ -z "$(files snap.out libcb.so)" ]
 say $? "objects' calls: a snapshot after the calls into libca has a_leaf's $k_a_leaf, no libcb yet"
+
+# i386: calls of a -pg library's function without a frame pointer
+# (nofp_lib.c: %ebp 0 at its mcount call, which reads 4(%ebp)), through
+# the library path and, dlopen'ed and called at once, through the C
+# library's mcount sent to libprof's: not counted and said, the
+# program's arcs exact (they crashed the program before).  AArch64's
+# _mcount reads no frame: frompc comes in x0.
+if [ "$arch" = i386 ]; then
+  xso "$here/nofp_lib.c" libnofp.so "" && xso "$here/nofp_lib.c" libnofp2.so "" -Wl,-soname,libnofp2.so \
+    && xcc "$here/nofp.c" nofp -L. -lnofp -Wl,-rpath,"$w" -ldl
+  for a in "" ./libnofp2.so; do
+    rm -rf gmon.out gmon.out.objects
+    LIBPROF_OBJECTS=1 run ./nofp $a > nofp.out 2> nofp.err; rc=$?
+    want=10; [ -n "$a" ] && want=11
+    said=$(sed -n 's/^libprof: \([0-9]*\) calls not counted.*/\1/p' nofp.err)
+    [ $rc = 0 ] && [ "$said" = "$want" ] && [ "$(calls nofp gmon.out twice)" = 10 ]
+    say $? "calls without a frame pointer from a library${a:+ dlopen'ed}: not counted and said (status $rc, said ${said:-nothing}, want $want)"
+  done
+fi

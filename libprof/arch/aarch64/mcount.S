@@ -1,4 +1,4 @@
-/* mcount_aarch64.S -- _mcount for AArch64.
+/* arch/aarch64/mcount.S -- _mcount for AArch64.
  *
  * GCC's -pg passes the profiled function's return address (frompc) in x0
  * and calls with bl after the prologue, so x30 is selfpc.  The call is an
@@ -17,28 +17,9 @@
  * with a local-exec TLS access (the archive is only linked into
  * programs), in a shared build through the GOT (initial-exec).  Samples
  * in the stub are dropped (empty libprof$stub_map). */
-#include "prof.h"
-#ifdef PROF_END
-/* assembled again with PROF_END: the end of libprof's code, joined after
-   gmon.c's (the stubs come first, see Makefile.in) */
-	.text
-	.globl	libprof$text_end
-	.hidden	libprof$text_end
-libprof$text_end:
-#else
-	/* no fast path mapped: samples in the stub are dropped */
-	.pushsection .data.rel.ro, "aw"
-	.globl	libprof$stub_map
-	.hidden	libprof$stub_map
-	.globl	libprof$stub_map_end
-	.hidden	libprof$stub_map_end
-libprof$stub_map:
-libprof$stub_map_end:
-	.popsection
-	.text
-	.globl	libprof$text_begin
-	.hidden	libprof$text_begin
-libprof$text_begin:
+#include "../stub.h"
+	STUB_NO_MAP				/* samples in the stub are dropped */
+	STUB_BEGIN
 /* x9 = this thread's table (or 0) */
 .macro TAB
 	mrs	x9, tpidr_el0
@@ -107,11 +88,7 @@ libprof$text_begin:
 	ret
 .endm
 
-	PROF_PUBLIC(_mcount)
-	.globl	libprof$entry_mc
-	.hidden	libprof$entry_mc
-_mcount:
-libprof$entry_mc:
+	PROF_ENTRY _mcount, mc
 	adrp	x10, __prof_lowpc
 	ldr	x10, [x10, #:lo12:__prof_lowpc]
 	adrp	x11, __prof_textsize
@@ -169,9 +146,7 @@ libprof$entry_mc:
    caller anywhere else (a third object, a callback from the C library)
    goes to C with key 0 and the entry, which finds its object in the
    map.  Counting off (__prof_other 0): returns at once. */
-	.globl	libprof$lib_mc
-	.hidden	libprof$lib_mc
-libprof$lib_mc:
+	PROF_LABEL lib_mc
 .Llib_mc:
 	adrp	x10, __prof_other
 	ldr	x10, [x10, #:lo12:__prof_other]
@@ -210,9 +185,7 @@ libprof$lib_mc:
 /* PROF_TRAMPS trampolines, PROF_TRAMP_SIZE bytes each from
    libprof$tramp_mc: the t-th gives t to the library path. */
 	.p2align 3
-	.globl	libprof$tramp_mc
-	.hidden	libprof$tramp_mc
-libprof$tramp_mc:
+	PROF_LABEL tramp_mc
 	.set	.Lt, 0
 	.rept	PROF_TRAMPS
 	mov	x9, #.Lt
@@ -223,5 +196,4 @@ libprof$tramp_mc:
 	.p2align 3
 .Lmult:
 	.quad	PROF_KEY_MULT, PROF_HASH_MULT
-#endif
-	.section .note.GNU-stack,"",@progbits
+	STUB_END

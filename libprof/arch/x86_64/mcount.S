@@ -1,4 +1,4 @@
-/* mcount_x86_64.S -- mcount and __fentry__ for x86-64.
+/* arch/x86_64/mcount.S -- mcount and __fentry__ for x86-64.
  *
  * gcc -pg calls mcount after the prologue: the return address at 0(%rsp)
  * is in the profiled function (selfpc) and 8(%rbp) is that function's own
@@ -28,20 +28,8 @@
  * object, which objects.c points their GOT slot at, and from it the
  * library path (PROF_LIB): the same shape, keyed in the code space that
  * objects.c gives each object. */
-#include "prof.h"
-#ifdef PROF_END
-/* assembled again with PROF_END: the end of libprof's code, joined after
-   gmon.c's (the stubs come first, see Makefile.in) */
-	.text
-	.globl	libprof$text_end
-	.hidden	libprof$text_end
-libprof$text_end:
-#else
-
-	.text
-	.globl	libprof$text_begin
-	.hidden	libprof$text_begin
-libprof$text_begin:
+#include "../stub.h"
+	STUB_BEGIN
 
 /* The paths use only %r10 and %r11 (gcc pushes %r10, the static chain,
    around the call itself).  The thread's slots and byte masks are read
@@ -207,17 +195,25 @@ libprof$text_begin:
    none, and a -pg library's resolver runs when the loader binds it
    lazily, %rbp being the loader's: 0, 6 ...) would make that read fault.
    A frame pointer lies above the stack pointer, within PROF_FP_SPAN of
-   it (prof.h): anything else sends the call to \bad, which counts it in
-   __prof_nofp (written out and said as calls not counted) and returns.
-   The program's own calls (frame pointers: -pg gives them) skip it in
+   it (prof.h): anything else sends the call to .Lnofp, which counts it
+   in __prof_nofp (written out and said as calls not counted) and
+   returns.  The program's own calls (frame pointers: -pg gives them) skip it in
    the static archive, where only other objects' calls through the C
    library's redirected mcount (libprof$entry_mc_chk) and the library
-   path need it; in libprof.so every object's calls reach mcount. */
-.macro FP_CHECK bad
+   path need it; in libprof.so every object's calls reach mcount.  The
+   three checks share that one tail (NOFP_TAIL), placed after mcount's
+   counted path: libprof.so's check there reaches it with a short jump,
+   the other two (entry_mc_chk, the library path) with a near one. */
+.macro FP_CHECK
 	movq	%rbp, %r10
 	subq	%rsp, %r10
 	cmpq	$PROF_FP_SPAN, %r10
-	jae	\bad
+	jae	.Lnofp
+.endm
+.macro NOFP_TAIL
+.Lnofp:
+	lock incq __prof_nofp(%rip)
+	ret
 .endm
 
 /* The program's path of \p's kind (mcount, __fentry__). */
@@ -227,7 +223,7 @@ libprof$text_begin:
 	je	.L\p\()_ret
 #ifndef LIBPROF_STATIC
 	.ifc	\p, mc
-	FP_CHECK .L\p\()_nofp
+	FP_CHECK
 	.endif
 #endif
 	RAW_HOME \from
@@ -239,13 +235,9 @@ libprof$text_begin:
 	incq	16(%r11)			/* only this thread writes it */
 .L\p\()_ret:
 	ret
-#ifndef LIBPROF_STATIC
 	.ifc	\p, mc
-.L\p\()_nofp:
-	lock incq __prof_nofp(%rip)
-	ret
+	NOFP_TAIL
 	.endif
-#endif
 	/* another pair in the slot: the next one, wrapping round; an empty
 	   one (a new pair, or no table) sends the call to C */
 .L\p\()_miss:
@@ -297,12 +289,10 @@ libprof$text_begin:
    \from gives frompc at entry, \from8 and \from16 after one and two
    pushes. */
 .macro PROF_LIB p, from, from8, from16
-	.globl	libprof$lib_\p
-	.hidden	libprof$lib_\p
-libprof$lib_\p:
+	PROF_LABEL lib_\p
 .L\p\()_ld0:
 	.ifc	\p, mc
-	FP_CHECK .L\p\()_lnofp
+	FP_CHECK
 	.endif
 	movq	\from, %r10			/* frompc */
 	subq	PROF_LIB_LO(%r11), %r10
@@ -314,11 +304,6 @@ libprof$lib_\p:
 	addq	(%rsp), %r10			/* + selfpc ... */
 	subq	PROF_LIB_DELTA(%r11), %r10	/* ... - delta: the key */
 	COUNT_KEY .L\p\()_lprobe, .L\p\()_lslow
-	.ifc	\p, mc
-.L\p\()_lnofp:
-	lock incq __prof_nofp(%rip)
-	ret
-	.endif
 .L\p\()_lout:					/* the caller is outside the object */
 	movq	\from, %r10
 	subq	__prof_lowpc(%rip), %r10
@@ -374,9 +359,7 @@ libprof$lib_\p:
    to a ret while not counting: __prof_lib_target). */
 .macro PROF_TRAMPOLINES p, kind
 	.p2align 4
-	.globl	libprof$tramp_\p
-	.hidden	libprof$tramp_\p
-libprof$tramp_\p:
+	PROF_LABEL tramp_\p
 	.set	.Lt, 0
 	.rept	PROF_TRAMPS
 	leaq	__prof_libent + (.Lt << PROF_LIB_SHIFT)(%rip), %r11
@@ -392,17 +375,11 @@ libprof$tramp_\p:
 
 	.pushsection .data.rel.ro, "aw"
 	.p2align 3
-	.globl	libprof$stub_map
-	.hidden	libprof$stub_map
-libprof$stub_map:
+	PROF_LABEL stub_map
 	.popsection
 
 	.p2align 6				/* the fast path in one cache line */
-	PROF_PUBLIC(mcount)
-	.globl	libprof$entry_mc
-	.hidden	libprof$entry_mc
-mcount:
-libprof$entry_mc:
+	PROF_ENTRY mcount, mc
 	PROF_FAST mc, 8(%rbp)
 	.size	mcount, .-mcount
 
@@ -411,15 +388,11 @@ libprof$entry_mc:
 
 	/* the C library's mcount, which other objects' calls reach, jumps
 	   here (objects.c's obj_redirect): their frame pointer checked */
-	.globl	libprof$entry_mc_chk
-	.hidden	libprof$entry_mc_chk
-libprof$entry_mc_chk:
+	PROF_LABEL entry_mc_chk
 	cmpb	$0, __prof_counting(%rip)
 	je	.Lchk_ret
-	FP_CHECK .Lchk_nofp
+	FP_CHECK
 	jmp	libprof$entry_mc
-.Lchk_nofp:
-	lock incq __prof_nofp(%rip)
 .Lchk_ret:
 	ret
 .Lchk_end:
@@ -428,29 +401,19 @@ libprof$entry_mc_chk:
 	.popsection
 
 	.p2align 6
-	PROF_PUBLIC(__fentry__)
-	.globl	libprof$entry_fe
-	.hidden	libprof$entry_fe
-__fentry__:
-libprof$entry_fe:
+	PROF_ENTRY __fentry__, fe
 	PROF_FAST fe, 8(%rsp)
 	.size	__fentry__, .-__fentry__
 
 	/* other objects' calls (LIBPROF_OBJECTS=1): see objects.c */
 	PROF_LIB mc, 8(%rbp), 8(%rbp), 8(%rbp)
 	PROF_LIB fe, 8(%rsp), 16(%rsp), 24(%rbx)
-	.globl	libprof$lib_off
-	.hidden	libprof$lib_off
-libprof$lib_off:				/* the trampolines' target while not counting */
+	PROF_LABEL lib_off			/* the trampolines' target while not counting */
 	ret
 	PROF_TRAMPOLINES mc, 0
 	PROF_TRAMPOLINES fe, 1
 
 	.pushsection .data.rel.ro, "aw"
-	.globl	libprof$stub_map_end
-	.hidden	libprof$stub_map_end
-libprof$stub_map_end:
+	PROF_LABEL stub_map_end
 	.popsection
-
-#endif
-	.section .note.GNU-stack,"",@progbits
+	STUB_END

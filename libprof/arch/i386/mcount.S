@@ -1,4 +1,4 @@
-/* mcount_i386.S -- mcount for i386.
+/* arch/i386/mcount.S -- mcount for i386.
  *
  * gcc -m32 -pg calls mcount after the prologue: selfpc is mcount's
  * return address, frompc the profiled function's (4(%ebp)).  Every
@@ -21,28 +21,9 @@
  * one local-exec access to %gs (the archive is only linked into
  * programs); a shared build goes through the GOT (initial-exec).
  * Samples in the stub are dropped (empty libprof$stub_map). */
-#include "prof.h"
-#ifdef PROF_END
-/* assembled again with PROF_END: the end of libprof's code, joined after
-   gmon.c's (the stubs come first, see Makefile.in) */
-	.text
-	.globl	libprof$text_end
-	.hidden	libprof$text_end
-libprof$text_end:
-#else
-	/* no fast path mapped: samples in the stub are dropped */
-	.pushsection .data.rel.ro, "aw"
-	.globl	libprof$stub_map
-	.hidden	libprof$stub_map
-	.globl	libprof$stub_map_end
-	.hidden	libprof$stub_map_end
-libprof$stub_map:
-libprof$stub_map_end:
-	.popsection
-	.text
-	.globl	libprof$text_begin
-	.hidden	libprof$text_begin
-libprof$text_begin:
+#include "../stub.h"
+	STUB_NO_MAP				/* samples in the stub are dropped */
+	STUB_BEGIN
 /* The arc (a << 32 | b, a in %esi, b in %ebx) in the table at %ecx:
    its home slot compared, a hit counted, falling through to what follows;
    another key there goes to \p's probe (PROBE32, out of line).
@@ -106,17 +87,35 @@ libprof$text_begin:
 .endm
 #ifdef LIBPROF_STATIC
 #define G(sym) sym-1b(%edx)
+#define G4(sym) sym+4-1b(%edx)
 #define GI(sym, r) sym-1b(%edx, r)
 #else
 #define G(sym) sym@GOTOFF(%edx)
+#define G4(sym) sym@GOTOFF+4(%edx)
 #define GI(sym, r) sym@GOTOFF(%edx, r)
 #endif
+/* mcount reads its caller's return address through the caller's frame
+   pointer, 4(%ebp): a caller without one (clang gives a -pg IFUNC
+   resolver none, and a -pg library's resolver runs when the loader
+   binds it lazily, %ebp being the loader's) would make that read fault.
+   Where another object's call can arrive (the library path, and the
+   entry the C library's mcount is sent to: the program's own calls have
+   frame pointers) %ebp must lie above the stack pointer within
+   PROF_FP_SPAN (prof.h), else the call goes to .Lnofp (%eax, %ecx, %edx
+   pushed, %edx from BASE), which counts it in __prof_nofp (said at
+   exit: calls not counted) and returns.  (Above, compared first: with
+   the stack near the top of 4 GB, a %ebp of 0 is less than 1 GB
+   "above" it modulo 2^32.)  \r: a free register. */
+.macro FP_CHECK r
+	cmpl	%esp, %ebp
+	jbe	.Lnofp
+	movl	%ebp, \r
+	subl	%esp, \r
+	cmpl	$PROF_FP_SPAN, \r
+	jae	.Lnofp
+.endm
 
-	PROF_PUBLIC(mcount)
-	.globl	libprof$entry_mc
-	.hidden	libprof$entry_mc
-mcount:
-libprof$entry_mc:
+	PROF_ENTRY mcount, mc
 	pushl	%eax
 	pushl	%ecx
 	pushl	%edx
@@ -191,6 +190,31 @@ libprof$entry_mc:
 	PROF_PUBLIC(_mcount)
 	.set	_mcount, mcount
 
+	/* the C library's mcount, which other objects' calls reach, jumps
+	   here (objects.c's obj_redirect): their frame pointer checked
+	   while counting */
+	PROF_LABEL entry_mc_chk
+	pushl	%eax
+	pushl	%ecx
+	pushl	%edx
+	BASE
+	cmpl	$0, G(__prof_textsize)		/* 0 while not counting */
+	je	.Lret3
+	FP_CHECK %eax
+	popl	%edx
+	popl	%ecx
+	popl	%eax
+	jmp	libprof$entry_mc
+	/* a call without a frame pointer: counted as such (64 bits, the
+	   carry into the high word an increment of its own); %edx made
+	   again, for the labels that follow (G) */
+.Lnofp:
+	BASE
+	lock addl $1, G(__prof_nofp)
+	jnc	.Lret3
+	lock addl $1, G4(__prof_nofp)
+	jmp	.Lret3
+
 /* The library path (LIBPROF_OBJECTS=1, objects.c), entered from the
    trampoline of a -pg shared object with the object's number t pushed
    above selfpc.  Its entry in __prof_libent gives the callee's code
@@ -200,9 +224,7 @@ libprof$entry_mc:
    anywhere else (a third object, a callback from the C library) goes
    to C with key 0 and the entry, which finds its object in the map.
    Counting off (__prof_other 0): returns at once. */
-	.globl	libprof$lib_mc
-	.hidden	libprof$lib_mc
-libprof$lib_mc:
+	PROF_LABEL lib_mc
 .Llib_mc:
 	xchgl	%eax, (%esp)			/* %eax = t, the caller's %eax kept */
 	pushl	%ecx
@@ -210,6 +232,7 @@ libprof$lib_mc:
 	BASE
 	cmpl	$0, G(__prof_other)
 	je	.Llret3
+	FP_CHECK %ecx
 	shll	$PROF_LIB_SHIFT, %eax
 	leal	GI(__prof_libent, %eax), %ecx	/* the callee's object */
 	movl	4(%ebp), %eax			/* frompc */
@@ -262,9 +285,7 @@ libprof$lib_mc:
 /* PROF_TRAMPS trampolines, PROF_TRAMP_SIZE bytes each from
    libprof$tramp_mc: the t-th pushes t for the library path. */
 	.p2align 4
-	.globl	libprof$tramp_mc
-	.hidden	libprof$tramp_mc
-libprof$tramp_mc:
+	PROF_LABEL tramp_mc
 	.set	.Lt, 0
 	.rept	PROF_TRAMPS
 	pushl	$.Lt
@@ -272,5 +293,4 @@ libprof$tramp_mc:
 	.p2align 4, 0xcc
 	.set	.Lt, .Lt + 1
 	.endr
-#endif
-	.section .note.GNU-stack,"",@progbits
+	STUB_END
