@@ -44,7 +44,8 @@
 # (tests/libprof/compress.c, four threads; TVD_COMPRESS_N blocks, default
 # 96) and gawk (Debian's gawk source, or TVD_GAWK_SRC, built -O2 -g, on
 # bench/work.awk: associative arrays, strings, regular expressions,
-# arithmetic, asort; TVD_GAWK_N rounds, default 16); default "interp lua".  bench/selftime.sh runs them all.
+# arithmetic, asort; TVD_GAWK_N rounds, default 16); default "interp
+# lua".  bench/selftime.sh runs them all.
 # Env: TVD_PERF_HZ (perf's rate, default 997), TVD_LIBPROF_HZ (LIBPROF_HZ
 # for the libprof runs; default: libprof's own, 100 Hz), TVD_LUA_SRC (a
 # Lua 5.4 source tree to use instead of apt-get source), TVD_NO_LUA=1.
