@@ -6,6 +6,9 @@
 #   null     -pg objects, mcount a `ret` (the -pg code itself: frame, call)
 #   ld4096   mcount loads and compares a slot hashed from (frompc, selfpc)
 #            in a 4 KB table, as libprof's fast path does (L1-resident)
+#   ldspread the 4 KB table's 128 slots spread 1,088 bytes apart (139 KB:
+#            the same slots and lines on 34 pages; the stride keeps them
+#            in distinct L1 sets)
 #   ld131072 the same in a 128 KB table (libprof's raw part at 4,096 slots)
 #   libprof  libprof.a (its stub and its sampling at 100 Hz)
 # The stubs' own samples are left out (perf names them mcount), as the
@@ -53,12 +56,14 @@ tab: .zero $sz
 .section .note.GNU-stack,"",@progbits
 EOF
 done
-variants="plain null ld4096 ld131072 libprof"
+sed -e 's/shl \$5, %r11/imul $1088, %r11, %r11/' -e 's/^\.align 64$/.align 4096/' \
+    -e 's/^tab: \.zero 4096$/tab: .zero 139264/' ld4096.S > ldspread.S
+variants="plain null ld4096 ldspread ld131072 libprof"
 build() { # name, sources..., with -pg objects in dir NAME.o/
   n=$1; shift
   cc -O2 -g "$@" -o ${n}_plain -lm -ldl
   mkdir -p $n.o && (cd $n.o && for f in "$@"; do cc -O2 -g -pg -I.. -DLUA_USE_LINUX -c "$f" & done; wait)
-  for v in null ld4096 ld131072; do cc $n.o/*.o $v.S -o ${n}_$v -lm -ldl; done
+  for v in null ld4096 ldspread ld131072; do cc $n.o/*.o $v.S -o ${n}_$v -lm -ldl; done
   cc -O2 -g -pg "$@" -o ${n}_libprof -L"$top/libprof" -lprof -lm -ldl
 }
 build interp "$top/tests/libprof/interp.c"

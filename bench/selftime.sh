@@ -9,12 +9,13 @@
 # build, the noise floor, perf on the -pg build against the plain one
 # (what the -pg code itself moves) and libprof against perf on the same
 # -pg build (what libprof's sampling adds).
-# Usage: bench/selftime.sh [rounds]   (default 8; about 15 minutes on 2 cores)
+# Usage: bench/selftime.sh [rounds]   (default 8; about 25 minutes on 2 cores)
+# SELFTIME_PROGS: tvd.sh's programs (default lua mixed gawk interp compress)
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 r=${1:-8}
 echo "### libprof at its default rate (perf at 997 Hz)"
-TVD_PROGS="lua mixed interp compress" sh "$top/bench/tvd.sh" "$r"
+TVD_PROGS="${SELFTIME_PROGS:-lua mixed gawk interp compress}" sh "$top/bench/tvd.sh" "$r"
 echo
 echo "### libprof at 1000 Hz"
-TVD_LIBPROF_HZ=1000 TVD_PROGS="lua mixed interp compress" sh "$top/bench/tvd.sh" "$r"
+TVD_LIBPROF_HZ=1000 TVD_PROGS="${SELFTIME_PROGS:-lua mixed gawk interp compress}" sh "$top/bench/tvd.sh" "$r"

@@ -42,7 +42,10 @@
 # bench/mixed.lua: binary trees, a sort with a Lua comparator, string
 # formatting and matching, coroutines, string-keyed tables) and compress
 # (tests/libprof/compress.c, four threads; TVD_COMPRESS_N blocks, default
-# 96); default "interp lua".  bench/selftime.sh runs them all.
+# 96) and gawk (Debian's gawk source, or TVD_GAWK_SRC, built -O2 -g, on
+# bench/work.awk: associative arrays, strings, regular expressions,
+# arithmetic, asort; TVD_GAWK_N rounds, default 16); default "interp
+# lua".  bench/selftime.sh runs them all.
 # Env: TVD_PERF_HZ (perf's rate, default 997), TVD_LIBPROF_HZ (LIBPROF_HZ
 # for the libprof runs; default: libprof's own, 100 Hz), TVD_LUA_SRC (a
 # Lua 5.4 source tree to use instead of apt-get source), TVD_NO_LUA=1.
@@ -98,6 +101,33 @@ if [ -n "$lua" ]; then
   case $want in *" mixed "*) for k in plain glibc libprof fentry; do ln lua_$k mixed_$k; done; progs="$progs mixed";; esac
 fi
 
+# gawk (Debian's source, or TVD_GAWK_SRC): configured once, built four
+# ways (make's CFLAGS; its regex code in support/ too), running
+# bench/work.awk in the C locale
+case $want in *" gawk "*)
+  g=${TVD_GAWK_SRC:-}
+  if [ -z "$g" ] && (mkdir gawksrc && cd gawksrc && apt-get source gawk) > gawksrc.log 2>&1; then
+    g=$(ls -d "$d"/gawksrc/gawk-*/ | head -n 1)
+  fi
+  # (cp -p: timestamps kept, or make wants to rerun automake)
+  if [ -n "$g" ] && cp -rp "$g" gawk-base && (cd gawk-base && ./configure --disable-nls --disable-mpfr \
+       --without-readline CFLAGS="-O2 -g" > ../gawk.log 2>&1 && make -C support >> ../gawk.log 2>&1); then
+    gb() { # variant, CFLAGS, libraries before configure's
+      cp -rp gawk-base gawk-$1 && (cd gawk-$1 && rm -f *.o support/*.o support/libsupport.a \
+        && make -C support CFLAGS="$2" > ../gawk-$1.log 2>&1 && make gawk CFLAGS="$2" LIBS="$3 $(sed -n 's/^LIBS = //p' Makefile)" >> ../gawk-$1.log 2>&1) \
+        && cp gawk-$1/gawk gawk_$1
+    }
+    gb plain "-O2 -g" "" & p1=$!; gb glibc "-O2 -g -pg" "" & p2=$!; wait $p1 || :; wait $p2 || :
+    gb libprof "-O2 -g -pg" "$lp" & p1=$!; gb fentry "-O2 -g -pg -mfentry" "$lp" & p2=$!; wait $p1 || :; wait $p2 || :
+    cp "$top/bench/work.awk" .
+  fi
+  if [ -x gawk_plain ] && [ -x gawk_glibc ] && [ -x gawk_libprof ] && [ -x gawk_fentry ]; then
+    progs="$progs gawk"
+  else
+    echo "gawk: skipped (apt-get source gawk or its build failed; TVD_GAWK_SRC names a tree)"
+  fi;;
+esac
+
 python3 - "$top/gprof" "$rounds" "$n_interp" "$lua_scale" $progs <<'EOF'
 import json, math, os, random, re, statistics, subprocess, sys
 
@@ -106,7 +136,8 @@ progs = sys.argv[5:]
 perf_hz = os.environ.get("TVD_PERF_HZ", "997")
 lp_env = {"LIBPROF_HZ": os.environ["TVD_LIBPROF_HZ"]} if os.environ.get("TVD_LIBPROF_HZ") else {}
 args = {"interp": [n_interp], "lua": ["tvd.lua", lua_scale], "mixed": ["mixed.lua", lua_scale],
-        "compress": [os.environ.get("TVD_COMPRESS_N", "96")]}
+        "compress": [os.environ.get("TVD_COMPRESS_N", "96")],
+        "gawk": ["-f", "work.awk", os.environ.get("TVD_GAWK_N", "16")]}
 
 def run(cmd, env=None, out=None):
     """Run cmd; return its CPU seconds (user + system, from wait4)."""
@@ -210,6 +241,7 @@ kinds = ["plain", "perf", "glibc", "charge", "drop", "perf_pg", "fentry", "perf_
 summary = []
 for prog in progs:
     a = args[prog]
+    if prog == "gawk": os.environ["LC_ALL"] = "C"     # (not the UTF-8 decoder's time in libc)
     b = {k: "./%s_%s" % (prog, k) for k in ("plain", "glibc", "libprof", "fentry")}
     cpu = {k: [] for k in kinds}
     files = {k: [] for k in kinds}

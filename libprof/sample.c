@@ -124,6 +124,8 @@ static void foreign_sample(uintptr_t pc, uint32_t n);
 /* some thread the scan found has a perf clock (foreign_pass): the
    handler tells such a thread's signals from the thread's own */
 static int foreign_perf;
+/* the descriptor number a found thread's perf event signals with (arm_perf) */
+#define PERF_FOUND_FD(fd) (((fd) & 1) != 0)
 
 static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 {
@@ -143,11 +145,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
     return;
   }
   /* a perf clock the scan gave a thread it found (foreign_pass): no
-     TLS of the thread's is libprof's -- a raw clone's is its creator's,
-     whose tid it holds (the kernel's events count kernel time there:
-     one period a signal) */
-  if (foreign_perf && si && si->si_code == POLL_IN && sig != SIGPROF
-      && my_tid != (pid_t)syscall(SYS_gettid)) {
+     TLS of the thread's is libprof's -- a raw clone's is its creator's
+     -- so it is told by the number its event signals with (arm_perf),
+     not by the thread's id, which cost a system call a signal (the
+     kernel's events count kernel time there: one period a signal) */
+  if (foreign_perf && si && si->si_code == POLL_IN && sig != SIGPROF && PERF_FOUND_FD(si->si_fd)) {
     foreign_sample(pc, 1);
     return;
   }
@@ -311,8 +313,16 @@ static int arm_raw(clockid_t clk, int notify, pid_t t, int sig, int value)
 }
 
 /* A perf_events CPU clock of thread T signalling it with SIG (see "the
-   clock" above): the event's page, or NULL. */
-static void *arm_perf(pid_t t, int sig)
+   clock" above): the event's page, or NULL.  FOUND: T is a thread the
+   scan found (foreign_pass), whose signals the handler must tell from a
+   thread's own without its thread storage (a raw clone shares its
+   creator's) and without a system call: the signal's si_fd is the
+   descriptor number O_ASYNC was set through, kept by the event after the
+   descriptor is closed, so found threads' events set it through an odd
+   number and libprof's own threads' through an even one (a duplicate at
+   the next free number of the right parity: 0-2 more calls, once per
+   event; on_sigprof reads it). */
+static void *arm_perf(pid_t t, int sig, int found)
 {
 #ifdef PROF_PERF
   struct perf_event_attr a;
@@ -338,13 +348,20 @@ static void *arm_perf(pid_t t, int sig)
      on whatever stack it was interrupted on, an 8 KB signal stack too */
   struct f_owner_ex o = { F_OWNER_TID, t };
   void *m = MAP_FAILED;
-  if (syscall(SYS_fcntl, fd, F_SETOWN_EX, &o) == 0 && syscall(SYS_fcntl, fd, F_SETSIG, sig) == 0
-      && syscall(SYS_fcntl, fd, F_SETFL, O_ASYNC) == 0)
+  int lab = fd;                  /* the number the signals carry */
+  for (int tries = 0; lab >= 0 && PERF_FOUND_FD(lab) != !!found; tries++) {
+    int d = tries < 8 ? (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, lab + 1) : -1;
+    if (lab != fd) syscall(SYS_close, lab);
+    lab = d;
+  }
+  if (lab >= 0 && syscall(SYS_fcntl, fd, F_SETOWN_EX, &o) == 0 && syscall(SYS_fcntl, fd, F_SETSIG, sig) == 0
+      && syscall(SYS_fcntl, lab, F_SETFL, O_ASYNC) == 0)
     m = (void *)syscall(ARCH_SYS_MMAP, NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
+  if (lab >= 0 && lab != fd) syscall(SYS_close, lab);
   syscall(SYS_close, fd);
   return m == MAP_FAILED ? NULL : m;
 #else
-  (void)t; (void)sig;
+  (void)t; (void)sig; (void)found;
   return NULL;
 #endif
 }
@@ -366,7 +383,7 @@ static int clock_arm(treg *e, pid_t t, int sig, int perf)
     return e->kid >= 0;
   }
   if (P.clock == CLK_PERF && perf) {
-    e->page = arm_perf(t, sig);
+    e->page = arm_perf(t, sig, 0);
     e->kind = CLK_PERF;
     if (e->page) return 1;
     __atomic_fetch_add(&P.clock_fallbacks, 1, __ATOMIC_RELAXED);
@@ -528,7 +545,7 @@ static void clock_upgrade(void)
   treg *e = &T.e[my_treg - 1];
   int sig = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE);
   if (e->live && e->kind == CLK_TIMER && !e->foreign && sig) {
-    void *page = arm_perf(tid(), sig);
+    void *page = arm_perf(tid(), sig, 0);
     if (page) {
       syscall(SYS_timer_delete, e->kid);
       e->kind = CLK_PERF;
@@ -605,7 +622,7 @@ static void foreign_pass(void)
     if (!upgrade || !e->live || e->kind != CLK_TIMER || (ts.tv_sec == 0 && ts.tv_nsec < 10000000L))
       continue;
     made++;
-    void *page = arm_perf(e->tid, P.sig);
+    void *page = arm_perf(e->tid, P.sig, 1);
     if (!page) {
       __atomic_fetch_add(&P.clock_fallbacks, 1, __ATOMIC_RELAXED);
       continue;

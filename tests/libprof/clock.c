@@ -14,6 +14,11 @@
  *                       SECS in work_spread (clock_work.c, no -pg: found
  *                       by libprof's scan, never calling mcount); main
  *                       sleeps
+ *   clock found SECS    a pthread spinning SECS in work_spread (found by
+ *                       the scan, which gives it a perf clock as root),
+ *                       then main spinning SECS in `spread` on its own
+ *                       clock: libprof's handler must tell the two kinds
+ *                       of perf signal apart without a system call
  *   clock fds SECS      spins SECS, then prints how many perf events are
  *                       mapped and how many descriptors are perf events
  *   clock fork SECS     a child spins SECS in `spread` and writes its own
@@ -88,6 +93,11 @@ int main(int argc, char **argv)
     struct timespec ms = { 0, 1000000 };
     while (!__atomic_load_n(&work_clone_done, __ATOMIC_ACQUIRE)) nanosleep(&ms, NULL);
     nanosleep(&ms, NULL);
+  } else if (!strcmp(argv[1], "found")) {
+    pthread_t a;
+    pthread_create(&a, NULL, work_thread_spread, NULL);
+    pthread_join(a, NULL);
+    spin_spread(secs);
   } else if (!strcmp(argv[1], "fds")) {
     /* past the 10 ms after which a thread takes its perf clock: the
        events mapped, and none of the process's descriptors one */

@@ -220,6 +220,15 @@ if command -v objdump > /dev/null && [ "$(uname -m)" = x86_64 ]; then
     prev=$(awk '/^ret/ {print p; exit} {p = $1}' path.txt)
     [ $((0x$a % 64)) = 0 ] && [ -n "$n" ] && [ "$n" -le 16 ] && [ "$prev" = incq ]
     say $? "the fast path of $fn in one cache line: at $a (mod 64: $((0x$a % 64))), ${n:-no} instructions to the ret, counted by ${prev:-nothing}"
+    # selfpc, just pushed by the call, read by a mov only: as an imul's
+    # memory operand it made the stub wait, and small callees' time went
+    # into the stub's samples (notes-credit.md; __fentry__'s path has no
+    # byte to spare for it)
+    if [ $fn = mcount ]; then
+      other=$(awk '/^ret/ {exit} /[ ,]\(%rsp\)/ && !/^mov/ {print $1; exit}' path.txt)
+      [ -n "$n" ] && [ -z "$other" ]
+      say $? "mcount's fast path reads selfpc at (%rsp) with a mov only (${other:-no} other instruction reads it)"
+    fi
   done
 fi
 
