@@ -143,9 +143,17 @@ unset LIBPROF_CLOCK
 cc -O1 -pg "$here/many_live.c" -o live $lp 2> /dev/null
 cpu_of() { /usr/bin/time -f '%U %S' "$@" 2>&1 > /dev/null | tail -1 | awk '{print $1 + $2}'; }
 if [ -x /usr/bin/time ] && [ -x live ]; then
-  base=$(LIBPROF_HZ=0 cpu_of ./live 10000); withc=$(LIBPROF_HZ=1000 cpu_of timeout 120 ./live 10000)
-  awk -v b="$base" -v w="$withc" 'BEGIN { exit !(w <= 2 * b + 0.5) }'
-  say $? "10,000 live threads at 1 kHz: ${withc}s of CPU against ${base}s without sampling (at most 2x + 0.5 s)"
+  # a timing on a shared machine: a pair over the bound is measured again,
+  # up to three pairs (the fault it guards against was 3x in every run)
+  tries=0; tried=""
+  while [ $tries -lt 3 ]; do
+    tries=$((tries + 1))
+    base=$(LIBPROF_HZ=0 cpu_of ./live 10000); withc=$(LIBPROF_HZ=1000 cpu_of timeout 120 ./live 10000)
+    tried="$tried ${withc}/${base}"
+    awk -v b="$base" -v w="$withc" 'BEGIN { exit !(w != "" && b != "" && w <= 2 * b + 0.5) }' && break
+  done
+  awk -v b="$base" -v w="$withc" 'BEGIN { exit !(w != "" && b != "" && w <= 2 * b + 0.5) }'
+  say $? "10,000 live threads at 1 kHz: ${withc}s of CPU against ${base}s without sampling (at most 2x + 0.5 s; pairs tried:$tried)"
 else
   echo "skip 10,000 live threads (no /usr/bin/time)"
 fi
