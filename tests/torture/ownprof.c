@@ -2,7 +2,12 @@
  * (ITIMER_PROF, 100 Hz) and a SIGPROF handler that calls profiled code,
  * as profilers built into programs have.  It must get its own signals at
  * its own rate (libprof's sampling signal is another), so it checks the
- * rate itself: between 50 and 150 per CPU second. */
+ * rate itself: between 50 and 200 per CPU second.  The band is wide
+ * because ITIMER_PROF is charged on the kernel's tick: on a loaded 2-core
+ * machine the build without -pg measured 92-145 (median 106) over 0.15 s
+ * and 103-143 (median 116) over 0.3 s; what it catches is libprof's
+ * signal reaching the handler (an itimer at 1 kHz reads ~250-300
+ * here: the tick) or taking SIGPROF (0). */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/time.h>
@@ -35,7 +40,7 @@ int main(void)
   struct itimerval off = { { 0, 0 }, { 0, 0 } };
   setitimer(ITIMER_PROF, &off, NULL);
   double used = cpu() - t0, rate = got / used;
-  printf("own SIGPROF rate %s\n", rate >= 50 && rate <= 150 ? "as set" : "WRONG");
+  printf("own SIGPROF rate %s\n", rate >= 50 && rate <= 200 ? "as set" : "WRONG");
   fprintf(stderr, "rate %.1f\ncount burn %lu\ncount prof_leaf %d\n", rate, n, (int)got);
   return 0;
 }
