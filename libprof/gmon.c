@@ -747,4 +747,5 @@ PUBLIC(sigprocmask, sigprocmask)
 PUBLIC(sigaction, sigaction)
 PUBLIC(signal, signal)
 PUBLIC(prctl, prctl)
+PUBLIC(dlclose, dlclose)
 

@@ -602,12 +602,15 @@ static int obj_counts(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 /* Reads the map again if anything was loaded or unloaded since the last
-   time (or FORCE).  Not from a signal handler: dl_iterate_phdr locks. */
+   time (or FORCE).  Not from a signal handler: dl_iterate_phdr locks.
+   PATIENCE_MS: how long to wait for another thread's scan (-1: as long
+   as it takes); 0 when it gave up. */
 static void objects_credit_kept(void);
-static void objects_scan(int force)
+static int objects_scan_within(int force, int patience_ms)
 {
-  if (!P.objects && !P.stack_depth) return;   /* the stacks' walk reads the map too */
-  int taken = lock_take(&O.lock, -1);
+  if (!P.objects && !P.stack_depth) return 1;   /* the stacks' walk reads the map too */
+  int taken = lock_take(&O.lock, patience_ms);
+  if (!taken && __atomic_load_n(&O.lock, __ATOMIC_RELAXED) != (int)tid()) return 0;
   obj_room(0);                               /* (the map's space, at the first scan) */
   unsigned long long c[2] = { 0, 0 };
   dl_iterate_phdr(obj_counts, c);
@@ -648,6 +651,12 @@ static void objects_scan(int force)
     if (LP_CHECKING) obj_check();
   }
   lock_give(&O.lock, taken);
+  return 1;
+}
+
+static void objects_scan(int force)
+{
+  objects_scan_within(force, -1);
 }
 
 /* A sample outside the program's text (from the signal handler). */
@@ -709,6 +718,69 @@ static void *objects_poller(void *arg)
     facts_own(1);
   }
   return NULL;
+}
+
+/* ---- unloads seen at once (dlclose) ----
+   The poller sees a load or an unload within 20 ms; until then a sample
+   at the address of an object unloaded is credited to it, even if
+   another was loaded there since (a plugin closed and the next one
+   opened at its place: every sample of the second's first milliseconds
+   named after the first; DESIGN.md, "Not yet done").  So libprof
+   defines dlclose: the map is read before the C library's dlclose runs
+   (an object loaded since the last scan is seen, its samples kept for
+   the scan are its own, its generation opened) and again after it (the
+   object unloaded is dead before anything can be loaded at its
+   address); a sample at an address where nothing is live then waits
+   for the scan that sees the next load, and a stack sampled there
+   carries an epoch in which nothing is live at that address: the
+   analyzer names it after the object loaded there next (stacks/stacks.c,
+   the epoch rule).  dlopen is not defined: the C library's dlopen takes
+   its caller's address for $ORIGIN and the caller's RUNPATH, which a
+   definition here would change.  The C library's dlclose is reached as
+   __dlclose in a static program (libc.a's name; weak: a static program
+   that never calls dlclose does not get it) and by dlsym(RTLD_NEXT)
+   otherwise, found before the call (so that dlerror tells the program's
+   dlclose's error).  A scan waits at most ~0.1 s for another thread's
+   (the dlclose of a program's dl_iterate_phdr callback, whose lock a
+   scan in another thread may be waiting for, must not wait for it);
+   nothing is read after the profile's last write, errno is kept. */
+extern int prof_libc_dlclose(void *) __asm__("__dlclose") __attribute__((weak));
+extern void *prof_dlsym(void *, const char *) __asm__("dlsym") __attribute__((weak));
+#define PROF_RTLD_NEXT ((void *)-1l)   /* <dlfcn.h>'s RTLD_NEXT (not included: dlsym is weak here) */
+static int (*objects_libc_dlclose)(void *);
+
+static void objects_scan_now(void)
+{
+  in_libprof++;
+  objects_scan_within(0, 100);
+  in_libprof--;
+}
+
+__attribute__((used)) static int do_dlclose(void *handle) PROF_SYM(dlclose);
+static int do_dlclose(void *handle)
+{
+  int e = errno;
+  int (*real)(void *) = __atomic_load_n(&objects_libc_dlclose, __ATOMIC_ACQUIRE);
+  if (!real) {
+    real = prof_libc_dlclose;
+    if (!real && prof_dlsym) real = (int (*)(void *))prof_dlsym(PROF_RTLD_NEXT, "dlclose");
+    if (!real) {
+      say("libprof: the C library's dlclose was not found: an object was not closed\n", NULL, NULL);
+      return -1;
+    }
+    __atomic_store_n(&objects_libc_dlclose, real, __ATOMIC_RELEASE);
+  }
+  int active = P.started && (P.objects || P.stack_depth) && !in_libprof
+               && !__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE);
+  if (active) objects_scan_now();
+  errno = e;
+  int r = real(handle);
+  if (active && !__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE)) {
+    e = errno;
+    objects_scan_now();
+    errno = e;
+  }
+  return r;
 }
 
 static int objects_any_samples(const prof_obj *o)
