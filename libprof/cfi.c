@@ -43,7 +43,7 @@ typedef struct {
   uint8_t pad;
 } uw_row;
 
-typedef struct {
+typedef struct uw_tab {        /* (named: state.h's prof_obj points at one) */
   const uw_row *row;
   uint32_t n;
 } uw_tab;

@@ -90,23 +90,6 @@ static void thread_done(void *arg)
 
 /* ---- start-up ---- */
 
-static int find_main(struct dl_phdr_info *info, size_t size, void *data)
-{
-  (void)size;
-  uintptr_t *out = data;
-  out[0] = info->dlpi_addr;
-  P.idlen = obj_build_id(info, P.id);
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-      out[1] = info->dlpi_addr + ph->p_vaddr;
-      out[2] = out[1] + ph->p_memsz;
-      break;
-    }
-  }
-  return 1;                      /* the first object is the program */
-}
-
 static void child_after_fork(void);
 static void fork_prepare(void);
 static void fork_parent(void);
@@ -275,28 +258,21 @@ static void start_poller(void)
 
 static void start(unsigned long lowpc, unsigned long highpc)
 {
-  uintptr_t info[3] = { 0, 0, 0 };
   if (P.started) return;
   P.started = 1;
   in_libprof++;
-  dl_iterate_phdr(find_main, info);
-  P.bias = info[0];
-  if (lowpc >= highpc) { lowpc = info[1]; highpc = info[2]; }
-  P.lowpc = lowpc & ~(uintptr_t)(HIST_GRANULE - 1);
-  P.highpc = (highpc + HIST_GRANULE - 1) & ~(uintptr_t)(HIST_GRANULE - 1);
-  P.textsize = P.highpc - P.lowpc;
-  if (P.textsize == 0 || P.textsize > 0xffffffffu) {
+  /* the program: the map's entry 0 (objects.c) */
+  int made = objects_program(lowpc, highpc);
+  if (made < 0) {
     say("libprof: cannot profile a text of this size\n", NULL, NULL);
     count_gate(0);
     in_libprof--;
     return;
   }
-  P.nbins = P.textsize / HIST_GRANULE;
-  P.bins = map_zero(P.nbins * sizeof *P.bins);
-  if (!P.bins || !part_init(&P.retired.key, 0, TAB_INITIAL)) {
+  if (!made || !part_init(&P.retired.key, 0, TAB_INITIAL)) {
     say("libprof: out of memory; not profiling\n", NULL, NULL);
     count_gate(0);
-    P.bins = NULL;
+    P.prog = NULL;
     in_libprof--;
     return;
   }
@@ -357,7 +333,6 @@ static void start(unsigned long lowpc, unsigned long highpc)
   facts_init();
   sample_prebind();
   timers_start();
-  O.code_next = P.textsize;      /* the program's codes are its offsets */
   counting(1);
   if (P.dump_signal || P.interval) P.helper = spawn(helper_main);
   if (P.objects || S.depth) start_poller();
@@ -457,7 +432,7 @@ static void do_monstartup(unsigned long lowpc, unsigned long highpc)
 __attribute__((used)) static void do_moncontrol(int mode) PROF_SYM(moncontrol);
 static void do_moncontrol(int mode)
 {
-  if (!P.started || !P.bins || P.final) return;
+  if (!P.started || !P.prog || P.final) return;
   counting(mode != 0);
 }
 
@@ -540,7 +515,7 @@ void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent
 /* The final profile: profiling stops, the file is written once. */
 static void write_final(int patience_ms)
 {
-  if (!P.started || !P.bins) return;
+  if (!P.started || !P.prog) return;
   in_libprof++;
   /* snapshots back to back (a short LIBPROF_INTERVAL, a program calling
      libprof_dump in a loop) must not keep the lock from the final write */
@@ -573,7 +548,7 @@ static void do_mcleanup(void)
 /* A snapshot: the profile so far, profiling goes on. */
 static int snapshot(const char *path)
 {
-  if (!P.started || !P.bins) { errno = EINVAL; return -1; }
+  if (!P.started || !P.prog) { errno = EINVAL; return -1; }
   in_libprof++;
   if (__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE)) { in_libprof--; return 0; }
   int taken = lock_take(&P.write_lock, -1);
@@ -694,8 +669,8 @@ static void child_after_fork(void)
   P.nown = 0;
   __atomic_store_n(&P.tab_lock, 0, __ATOMIC_RELEASE);
   __atomic_store_n(&P.write_lock, 0, __ATOMIC_RELEASE);
-  if (P.started && P.bins) {
-    memset(P.bins, 0, P.nbins * sizeof *P.bins);
+  if (P.started && P.prog) {
+    memset(P.prog->bins, 0, P.prog->nbins * sizeof *P.prog->bins);
     P.overhead_ticks = 0;
     facts_after_fork();
     count_after_fork();
@@ -747,4 +722,5 @@ PUBLIC(sigprocmask, sigprocmask)
 PUBLIC(sigaction, sigaction)
 PUBLIC(signal, signal)
 PUBLIC(prctl, prctl)
+PUBLIC(dlclose, dlclose)
 

@@ -31,48 +31,14 @@
  * that come before (through libprof's own entry, or through the C
  * library's mcount, made at start-up to jump to it) reach C, which finds
  * the object in a map made current first.  Part of gmon.c's translation
- * unit; uses base.c. */
-
-#define OBJ_MAX (PROF_WORD == 8 ? 65536 : 4096)   /* entries the map's address space holds */
-#define OBJ_STEP 128             /* entries made usable at a time */
-#define OBJ_PEND 1024            /* samples outside every object kept for the next scan */
-#define OBJ_ID_MAX 20
-
-typedef struct {
-  uintptr_t lo, hi;              /* text, at run time */
-  uintptr_t base;                /* load bias (dlpi_addr) */
-  uint32_t *bins;                /* (hi - lo) / HIST_GRANULE, mapped */
-  size_t nbins;
-  int loaded, seen;
-  int patched;                   /* this load's GOT slots were seen */
-  int redirect_due;              /* a runtime's mcount it defines still to redirect */
-  int put_off;                   /* scans that found it still being relocated */
-  uintptr_t slot, slot_val;      /* one of them and its trampoline, or 0 */
-  int tramp;                     /* its trampoline + 1, 0: none */
-  uint32_t cbase;                /* its codes: [cbase, cbase + csize) ... */
-  uint32_t csize;                /* ... 0: none yet (published last) */
-  uintptr_t link_lo;             /* lo - base: the text's link-time start */
-  int idlen;
-  unsigned char id[OBJ_ID_MAX];  /* NT_GNU_BUILD_ID, as much as fits */
-  char path[256];
-  prof_range range;              /* its load as a caller (prof.h) */
-  const uw_tab *uw;              /* its unwind table (cfi.c; LIBPROF_STACKS), or NULL */
-  uint32_t gen;                  /* its current load generation + 1, 0: none */
-  unsigned char whas;            /* the writer's: has arcs, or calls an object with arcs */
-  char wfile[64];                /* the writer's: its file's name, "" none */
-} prof_obj;
-
-/* A load generation (the stack file's `object` and `span` lines): one
-   load of an object, alive during map epochs [from, to). */
-typedef struct {
-  uint32_t obj;                  /* its entry of O.obj */
-  uint32_t from, to;             /* to: OBJ_LIVE while loaded */
-  uintptr_t base, lo, hi;
-} prof_gen;
-#define OBJ_LIVE 0xffffffffu
+ * unit; uses base.c.
+ *
+ * The map is the one object model (state.h): its entry 0 is the program,
+ * made at start-up whatever the settings (objects_program); the scans
+ * make and keep entries 1 and up. */
 
 static struct {
-  prof_obj *obj;                 /* OBJ_MAX entries' space, NULL before the first scan */
+  prof_obj *obj;                 /* OBJ_MAX entries' space, NULL before start-up */
   prof_gen *gen;                 /* OBJ_MAX generations' space ... */
   uint32_t ngens;                /* ... published ones */
   uint32_t epoch;                /* the map epoch: +1 at each load and unload a scan finds */
@@ -327,7 +293,7 @@ typedef struct {
 
 static int obj_same(const prof_obj *o, const char *path, const unsigned char *id, int idlen)
 {
-  return o->idlen == idlen && !memcmp(o->id, id, (size_t)idlen) && !strncmp(o->path, path, sizeof o->path - 1);
+  return o->idlen == idlen && !memcmp(o->id, id, (size_t)idlen) && !strncmp(o->path, path, OBJ_PATH - 1);
 }
 
 /* Objects of the other link namespaces (dlmopen): dl_iterate_phdr lists
@@ -419,6 +385,69 @@ static void obj_gen_open(prof_obj *o)
   __atomic_store_n(&O.ngens, O.ngens + 1, __ATOMIC_RELEASE);
 }
 
+/* The executable segments of INFO's load into O (before it is published,
+   or while it is marked not loaded: the walk reads them then only). */
+static void obj_segs(prof_obj *o, const struct dl_phdr_info *info)
+{
+  int n = 0;
+  for (int i = 0; i < info->dlpi_phnum && n < OBJ_SEGS; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz) continue;
+    o->seg[n].lo = info->dlpi_addr + ph->p_vaddr;
+    o->seg[n].hi = o->seg[n].lo + ph->p_memsz;
+    o->seg[n].off = ph->p_offset;
+    n++;
+  }
+  o->nsegs = n;
+}
+
+/* The program's load (the first object dl_iterate_phdr lists). */
+static int obj_program_info(struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void)size;
+  prof_obj *o = data;
+  o->base = info->dlpi_addr;
+  o->idlen = obj_build_id(info, o->id);
+  obj_segs(o, info);
+  return 1;                      /* the first object is the program */
+}
+
+/* The program's entry, the map's entry 0, at start-up (before any other
+   thread, signal or scan): its text [LOWPC, HIGHPC) as __monstartup gave
+   it (else its first executable segment), load bias, executable
+   segments, build-id, path (/proc/self/exe, resolved), histogram and
+   generation 0; its unwind table comes with LIBPROF_STACKS (stacks.c).
+   1: made (P.prog, P.lowpc and P.textsize set); 0: out of memory; -1: no
+   text libprof can profile. */
+static int objects_program(uintptr_t lowpc, uintptr_t highpc)
+{
+  if (!obj_room(0)) return 0;
+  prof_obj *o = &O.obj[0];
+  dl_iterate_phdr(obj_program_info, o);
+  if (lowpc >= highpc && o->nsegs) {
+    lowpc = o->seg[0].lo;
+    highpc = o->seg[0].hi;
+  }
+  o->lo = lowpc & ~(uintptr_t)(HIST_GRANULE - 1);
+  o->hi = (highpc + HIST_GRANULE - 1) & ~(uintptr_t)(HIST_GRANULE - 1);
+  if (o->hi <= o->lo || o->hi - o->lo > 0xffffffffu) return -1;
+  o->nbins = (o->hi - o->lo) / HIST_GRANULE;
+  o->bins = map_zero(o->nbins * sizeof *o->bins);
+  if (!o->bins) return 0;
+  o->link_lo = o->lo - o->base;
+  ssize_t len = readlink("/proc/self/exe", P.exe, sizeof P.exe - 1);
+  P.exe[len > 0 ? len : 0] = 0;
+  o->path = P.exe;
+  o->loaded = o->seen = 1;
+  obj_gen_open(o);               /* (generation 0: from epoch 0, no scan made yet) */
+  __atomic_store_n(&O.nobjs, 1, __ATOMIC_RELEASE);
+  P.lowpc = o->lo;
+  P.textsize = o->hi - o->lo;
+  O.code_next = P.textsize;      /* the program's codes are its offsets */
+  P.prog = o;
+  return 1;
+}
+
 /* O's load ends (under O.lock): its generation closes at the new epoch. */
 static void obj_gen_close(prof_obj *o)
 {
@@ -461,7 +490,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   unsigned char id[OBJ_ID_MAX];
   int idlen = obj_build_id(info, id);
   int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE), free_ = -1;
-  for (int k = 0; k < n; k++) {
+  for (int k = 1; k < n; k++) {            /* (entry 0: the program) */
     prof_obj *o = &O.obj[k];
     if (o->loaded && o->lo == lo && o->hi == hi && obj_same(o, path, id, idlen)) {
       if (st->pass == 2) {
@@ -486,6 +515,7 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
     o->lo = lo;
     o->hi = hi;
     o->base = info->dlpi_addr;
+    obj_segs(o, info);
     o->seen = 1;
     o->patched = 0;                          /* a new load: new GOT slots */
     o->slot = 0;
@@ -511,7 +541,9 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
   o->link_lo = lo - info->dlpi_addr;
   o->idlen = idlen;
   memcpy(o->id, id, (size_t)idlen);
-  make_name(o->path, sizeof o->path, path, NULL, -1);
+  make_name(o->pbuf, sizeof o->pbuf, path, NULL, -1);
+  o->path = o->pbuf;
+  obj_segs(o, info);
   o->seen = 1;
   o->loaded = 1;
   o->uw = P.stack_depth ? cfi_table(info, NULL) : NULL;
@@ -535,8 +567,15 @@ static void obj_check(void)
   LP_ASSERT(O.ntramps >= 0 && O.ntramps <= PROF_TRAMPS && O.code_next <= CODE_NONE);
   unsigned char owner[PROF_TRAMPS] = { 0 };
   uint32_t live = 0;
+  /* entry 0: the program, loaded for good, generation 0, the fast test's
+     bounds, no codes of the map's (its codes are its offsets) */
+  LP_ASSERT(n >= 1 && P.prog == &O.obj[0] && O.obj[0].loaded && (!O.gen || O.obj[0].gen == 1));
+  LP_ASSERT(O.obj[0].lo == P.lowpc && O.obj[0].hi - O.obj[0].lo == P.textsize && P.textsize <= O.code_next);
+  LP_ASSERT(!O.obj[0].csize && !O.obj[0].tramp && O.obj[0].path == P.exe);
   for (int k = 0; k < n; k++) {
     const prof_obj *o = &O.obj[k];
+    LP_ASSERT(o->nsegs >= 0 && o->nsegs <= OBJ_SEGS && o->path);
+    for (int i = 0; i < o->nsegs; i++) LP_ASSERT(o->seg[i].lo < o->seg[i].hi);
     /* its text: whole histogram granules, under 4 GB, a bin for each */
     LP_ASSERT(o->lo < o->hi && o->hi - o->lo <= 0xffffffffu);
     LP_ASSERT(o->lo % HIST_GRANULE == 0 && o->hi % HIST_GRANULE == 0);
@@ -602,12 +641,16 @@ static int obj_counts(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 /* Reads the map again if anything was loaded or unloaded since the last
-   time (or FORCE).  Not from a signal handler: dl_iterate_phdr locks. */
+   time (or FORCE).  Not from a signal handler: dl_iterate_phdr locks.
+   PATIENCE_MS: how long to wait for another thread's scan (-1: as long
+   as it takes); 0 when it gave up. */
 static void objects_credit_kept(void);
-static void objects_scan(int force)
+static int objects_scan_within(int force, int patience_ms)
 {
-  if (!P.objects && !P.stack_depth) return;   /* the stacks' walk reads the map too */
-  int taken = lock_take(&O.lock, -1);
+  if (!P.objects && !P.stack_depth) return 1;   /* the stacks' walk reads the map too */
+  if (!P.prog) return 1;                     /* (entry 0 is the program's: made first, at start-up) */
+  int taken = lock_take(&O.lock, patience_ms);
+  if (!taken && __atomic_load_n(&O.lock, __ATOMIC_RELAXED) != (int)tid()) return 0;
   obj_room(0);                               /* (the map's space, at the first scan) */
   unsigned long long c[2] = { 0, 0 };
   dl_iterate_phdr(obj_counts, c);
@@ -617,7 +660,7 @@ static void objects_scan(int force)
     O.adds = c[0];
     O.subs = c[1];
     int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-    for (int k = 0; k < n; k++) O.obj[k].seen = 0;
+    for (int k = 1; k < n; k++) O.obj[k].seen = 0;   /* (entry 0, the program, stays) */
     /* (the namespaces, whose walk reads the maps, only when objects were
        loaded since the last walk, or it found some) */
     obj_scan_state st = { 0, 1, 0, c[0] != O.ns_adds || O.ns_objs, 0 };
@@ -626,7 +669,7 @@ static void objects_scan(int force)
     /* the loads pass 1 did not find again have ended: their generations
        close before pass 2 opens those of the new loads (an object
        loaded where another was is then live in epochs after the other's) */
-    for (int k = 0; k < n; k++)
+    for (int k = 1; k < n; k++)
       if (!O.obj[k].seen) obj_gen_close(&O.obj[k]);
     st.index = 0;
     st.pass = 2;
@@ -638,7 +681,7 @@ static void objects_scan(int force)
       O.ns_adds = c[0];
       O.ns_objs = st.others;
     }
-    for (int k = 0; k < n; k++)
+    for (int k = 1; k < n; k++)
       if (!O.obj[k].seen) {
         __atomic_store_n(&O.obj[k].loaded, 0, __ATOMIC_RELEASE);
         obj_range(&O.obj[k], 0);
@@ -648,13 +691,30 @@ static void objects_scan(int force)
     if (LP_CHECKING) obj_check();
   }
   lock_give(&O.lock, taken);
+  return 1;
 }
 
-/* A sample outside the program's text (from the signal handler). */
-static prof_obj *obj_at(uintptr_t pc);
-static void objects_credit(uintptr_t pc, uint32_t n)
+static void objects_scan(int force)
 {
-  prof_obj *o = obj_at(pc);
+  objects_scan_within(force, -1);
+}
+
+/* The object whose text holds PC, live now: the program (its fast test
+   first: the histogram's range, which may hold holes between its
+   segments), or the loaded entry of the map holding it; NULL: none.  The
+   one lookup of the sample handler, the stack walk and the unwind
+   tables'; no lock (signal handlers). */
+static prof_obj *obj_at(uintptr_t pc);
+static inline prof_obj *obj_find(uintptr_t pc)
+{
+  if (pc - P.lowpc < P.textsize) return P.prog;
+  return obj_at(pc);
+}
+
+/* A sample outside the program's text (from the signal handler): O is
+   obj_find's answer. */
+static void objects_credit(prof_obj *o, uintptr_t pc, uint32_t n)
+{
   if (o) {
     __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
     return;
@@ -711,6 +771,69 @@ static void *objects_poller(void *arg)
   return NULL;
 }
 
+/* ---- unloads seen at once (dlclose) ----
+   The poller sees a load or an unload within 20 ms; until then a sample
+   at the address of an object unloaded is credited to it, even if
+   another was loaded there since (a plugin closed and the next one
+   opened at its place: every sample of the second's first milliseconds
+   named after the first; DESIGN.md, "Not yet done").  So libprof
+   defines dlclose: the map is read before the C library's dlclose runs
+   (an object loaded since the last scan is seen, its samples kept for
+   the scan are its own, its generation opened) and again after it (the
+   object unloaded is dead before anything can be loaded at its
+   address); a sample at an address where nothing is live then waits
+   for the scan that sees the next load, and a stack sampled there
+   carries an epoch in which nothing is live at that address: the
+   analyzer names it after the object loaded there next (stacks/stacks.c,
+   the epoch rule).  dlopen is not defined: the C library's dlopen takes
+   its caller's address for $ORIGIN and the caller's RUNPATH, which a
+   definition here would change.  The C library's dlclose is reached as
+   __dlclose in a static program (libc.a's name; weak: a static program
+   that never calls dlclose does not get it) and by dlsym(RTLD_NEXT)
+   otherwise, found before the call (so that dlerror tells the program's
+   dlclose's error).  A scan waits at most ~0.1 s for another thread's
+   (the dlclose of a program's dl_iterate_phdr callback, whose lock a
+   scan in another thread may be waiting for, must not wait for it);
+   nothing is read after the profile's last write, errno is kept. */
+extern int prof_libc_dlclose(void *) __asm__("__dlclose") __attribute__((weak));
+extern void *prof_dlsym(void *, const char *) __asm__("dlsym") __attribute__((weak));
+#define PROF_RTLD_NEXT ((void *)-1l)   /* <dlfcn.h>'s RTLD_NEXT (not included: dlsym is weak here) */
+static int (*objects_libc_dlclose)(void *);
+
+static void objects_scan_now(void)
+{
+  in_libprof++;
+  objects_scan_within(0, 100);
+  in_libprof--;
+}
+
+__attribute__((used)) static int do_dlclose(void *handle) PROF_SYM(dlclose);
+static int do_dlclose(void *handle)
+{
+  int e = errno;
+  int (*real)(void *) = __atomic_load_n(&objects_libc_dlclose, __ATOMIC_ACQUIRE);
+  if (!real) {
+    real = prof_libc_dlclose;
+    if (!real && prof_dlsym) real = (int (*)(void *))prof_dlsym(PROF_RTLD_NEXT, "dlclose");
+    if (!real) {
+      say("libprof: the C library's dlclose was not found: an object was not closed\n", NULL, NULL);
+      return -1;
+    }
+    __atomic_store_n(&objects_libc_dlclose, real, __ATOMIC_RELEASE);
+  }
+  int active = P.started && (P.objects || P.stack_depth) && !in_libprof
+               && !__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE);
+  if (active) objects_scan_now();
+  errno = e;
+  int r = real(handle);
+  if (active && !__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE)) {
+    e = errno;
+    objects_scan_now();
+    errno = e;
+  }
+  return r;
+}
+
 static int objects_any_samples(const prof_obj *o)
 {
   for (size_t i = 0; i < o->nbins; i++)
@@ -720,12 +843,12 @@ static int objects_any_samples(const prof_obj *o)
 
 /* ---- calls (LIBPROF_OBJECTS=1) ---- */
 
-/* The loaded object whose text holds PC, or NULL (no lock: entries only
-   grow, and one is published before it is used). */
+/* The loaded object other than the program whose text holds PC, or NULL
+   (no lock: entries only grow, and one is published before it is used). */
 static prof_obj *obj_at(uintptr_t pc)
 {
   int k = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-  while (k--) {
+  while (k-- > 1) {
     prof_obj *o = &O.obj[k];
     if (pc >= o->lo && pc < o->hi && __atomic_load_n(&o->loaded, __ATOMIC_ACQUIRE)) return o;
   }

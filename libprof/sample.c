@@ -165,8 +165,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
       && ticks_seen * (uint64_t)period_ns() >= 10000000u)
     clock_upgrade();
   last_bin = NO_BIN;
-  if (!P.enabled || !P.bins) {
-    if (P.bins) facts_off(n);
+  if (!P.enabled || !P.prog) {
+    if (P.prog) facts_off(n);
     return;
   }
   int in_runtime = in_libprof || (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end);
@@ -191,14 +191,14 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
     pc = self;
   }
   if (S.depth) stacks_record(uc, pc, n);
-  uintptr_t off = pc - P.lowpc;
-  if (off >= P.textsize) {
+  prof_obj *o = obj_find(pc);   /* (objects.c: the program's fast test first) */
+  if (o != P.prog) {
     facts_outside(pc, n);
-    if (P.objects) objects_credit(pc, n);
+    if (P.objects) objects_credit(o, pc, n);
     return;
   }
-  last_bin = off / HIST_GRANULE;
-  __atomic_fetch_add(&P.bins[last_bin], n, __ATOMIC_RELAXED);
+  last_bin = (pc - o->lo) / HIST_GRANULE;
+  __atomic_fetch_add(&o->bins[last_bin], n, __ATOMIC_RELAXED);
 }
 
 static uint64_t thread_cpu_ns(void);
@@ -514,11 +514,11 @@ static void stop_thread_timer(void)
   lock_give(&T.lock, 1);
   clock_disarm(&mine);
   if (!live) return;             /* sampling stopped (move_sampling): nothing owed */
-  if (!P.enabled || !P.bins || last_bin == NO_BIN) return;
+  if (!P.enabled || !P.prog || last_bin == NO_BIN) return;
   uint64_t ns = 1000000000u / (uint64_t)P.hz, ran = thread_cpu_ns() - timer_cpu0;
   uint64_t due = (ran + ns / 2) / ns;
   if (due > ticks_seen) {
-    __atomic_fetch_add(&P.bins[last_bin], (uint32_t)(due - ticks_seen), __ATOMIC_RELAXED);
+    __atomic_fetch_add(&P.prog->bins[last_bin], (uint32_t)(due - ticks_seen), __ATOMIC_RELAXED);
     stacks_credit_last(due - ticks_seen);
   }
   ticks_seen = due;
@@ -821,21 +821,21 @@ static void foreign_sample(uintptr_t pc, uint32_t n)
 {
   __atomic_fetch_add(&P.signals, 1, __ATOMIC_RELAXED);
   __atomic_fetch_add(&P.samples, n, __ATOMIC_RELAXED);
-  if (!P.enabled || !P.bins) {
-    if (P.bins) facts_off(n);
+  if (!P.enabled || !P.prog) {
+    if (P.prog) facts_off(n);
     return;
   }
   if (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end) {
     __atomic_fetch_add(&P.overhead_ticks, n, __ATOMIC_RELAXED);
     return;
   }
-  uintptr_t off = pc - P.lowpc;
-  if (off < P.textsize) {
-    __atomic_fetch_add(&P.bins[off / HIST_GRANULE], n, __ATOMIC_RELAXED);
+  prof_obj *o = obj_find(pc);
+  if (o == P.prog) {
+    __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
     return;
   }
   facts_outside(pc, n);          /* (atomics only: no thread storage) */
-  if (P.objects) objects_credit(pc, n);
+  if (P.objects) objects_credit(o, pc, n);
 }
 
 /* The sampling signal: a real-time signal nobody uses (the highest whose

@@ -36,7 +36,6 @@
 #define STK_PROBES 32
 #define STK_NAMES 4096
 #define STK_DEFAULT_SLOTS 32768
-#define STK_CODE_SEGS 8          /* the program's executable segments kept */
 #define STK_BUFS (8 * (int)sizeof(unsigned long))   /* walks at once */
 /* the frame address hop() gives when it found the program's caller but
    no frame record above it: not word aligned, so the walk stops there,
@@ -78,13 +77,8 @@ static struct {
   uint64_t start_ns, start_mono;  /* CLOCK_REALTIME and CLOCK_MONOTONIC at start-up */
   struct { uint32_t tid; char name[16]; } names[STK_NAMES];
   uint32_t nnames;
-  char exe[1024];                /* the program's path (/proc/self/exe) */
   uintptr_t entry;               /* the program's entry point (AT_ENTRY) */
-  uintptr_t code[STK_CODE_SEGS][2];   /* the program's executable segments */
-  int ncode;
   uintptr_t co_start;            /* where makecontext's coroutines return, or 0 */
-  const uw_tab *uw;              /* the program's unwind table (cfi.c), or NULL */
-  uintptr_t bias;                /* the program's load bias */
   uintptr_t *bufs;               /* STK_BUFS buffers of depth PCs ... */
   unsigned long busy;            /* ... bit k: buffer k holds a walk */
 } S;
@@ -108,19 +102,12 @@ static int stk_at_root(uintptr_t a)
 static __thread uint32_t stk_nsamples, stk_name_slot;   /* slot + 1 */
 static __thread uint64_t stk_last;                      /* entry + 1 */
 
-/* The program's executable PT_LOAD segments (the first object). */
-static int stk_code_segs(struct dl_phdr_info *info, size_t size, void *data)
+/* The program's unwind table (the first object), into its entry of the
+   map (objects.c), which holds its segments and path already. */
+static int stk_prog_table(struct dl_phdr_info *info, size_t size, void *data)
 {
   (void)size; (void)data;
-  for (int i = 0; i < info->dlpi_phnum && S.ncode < STK_CODE_SEGS; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz) continue;
-    S.code[S.ncode][0] = info->dlpi_addr + ph->p_vaddr;
-    S.code[S.ncode][1] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
-    S.ncode++;
-  }
-  S.bias = info->dlpi_addr;
-  S.uw = cfi_table(info, S.exe);
+  __atomic_store_n(&P.prog->uw, cfi_table(info, P.prog->path), __ATOMIC_RELEASE);
   return 1;
 }
 
@@ -156,15 +143,12 @@ static int stacks_init(int depth, uint64_t slots)
   S.bufs = map_zero((size_t)STK_BUFS * (size_t)depth * sizeof *S.bufs);
   if (!S.e || !S.pcs || !S.bufs) { S.depth = 0; return 0; }
   S.entry = (uintptr_t)getauxval(AT_ENTRY);
-  ssize_t n = readlink("/proc/self/exe", S.exe, sizeof S.exe - 1);
-  S.exe[n > 0 ? n : 0] = 0;
-  S.ncode = 0;
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   S.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   S.start_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-  dl_iterate_phdr(stk_code_segs, NULL);
+  dl_iterate_phdr(stk_prog_table, NULL);
   stk_learn_coroutines();
   return 1;
 }
@@ -199,20 +183,17 @@ static int in_text(uintptr_t a)
    holes: a program linked with -z max-page-size=0x200000). */
 static uintptr_t code_end(uintptr_t a, uintptr_t before, uintptr_t after)
 {
-  for (int k = 0; k < S.ncode; k++)
-    if (a >= S.code[k][0] && a - S.code[k][0] >= before && a <= S.code[k][1] && S.code[k][1] - a >= after)
-      return S.code[k][1];
+  const prof_obj *o = P.prog;    /* (its segments: objects.c) */
+  for (int k = 0; k < o->nsegs; k++)
+    if (a >= o->seg[k].lo && a - o->seg[k].lo >= before && a <= o->seg[k].hi && o->seg[k].hi - a >= after)
+      return o->seg[k].hi;
   return 0;
 }
 
 /* Is A in some object's text (the program's or one of the map's)? */
 static int in_some_text(uintptr_t a)
 {
-  if (in_text(a)) return 1;
-  int k = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-  while (k--)
-    if (a >= O.obj[k].lo && a < O.obj[k].hi) return 1;
-  return 0;
+  return obj_find(a) != NULL;
 }
 
 /* Is A, a word found on the stack, a return address into the program's
@@ -388,16 +369,12 @@ STK_RAW static uintptr_t hop(uintptr_t from, uintptr_t *fp)
    the loaded object of the map (objects.c) holding it; NULL: none. */
 STK_RAW static const uw_row *stk_row(uintptr_t pc)
 {
-  if (code_end(pc, 0, 0)) return cfi_row(S.uw, pc - S.bias);
-  int k = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-  while (k--) {
-    const prof_obj *o = &O.obj[k];
-    if (pc >= o->lo && pc < o->hi && __atomic_load_n(&o->loaded, __ATOMIC_ACQUIRE)) {
-      const uw_tab *t = __atomic_load_n(&o->uw, __ATOMIC_ACQUIRE);
-      return t ? cfi_row(t, pc - o->base) : NULL;
-    }
-  }
-  return NULL;
+  /* (the program by its segments, which may reach past its histogram's
+     text and have holes inside it) */
+  const prof_obj *o = code_end(pc, 0, 0) ? P.prog : obj_at(pc);
+  if (!o) return NULL;
+  const uw_tab *t = __atomic_load_n(&o->uw, __ATOMIC_ACQUIRE);
+  return t ? cfi_row(t, pc - o->base) : NULL;
 }
 
 /* A word of the thread's stack at A, in *V, if [A, A + word) lies in

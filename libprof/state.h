@@ -40,6 +40,73 @@ extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 #include "../gmon_out.h"
 
 #define HIST_GRANULE 4           /* bytes of text per histogram bin, as glibc */
+
+/* ---- the one object model ----
+   Every object of the process that libprof samples is an entry of one
+   map (objects.c's O.obj): entry 0 is the program, made at start-up
+   (objects_program) whatever the settings; entries 1 and up are the
+   other objects (LIBPROF_OBJECTS=1, or LIBPROF_STACKS, whose walk needs
+   their unwind tables), made by scans.  An entry is filled, then
+   published (O.nobjs raised, release); the signal handler reads entries
+   without a lock.  Which entry holds a PC: obj_find (objects.c), whose
+   first check is the program's fast test, P.lowpc and P.textsize (the
+   program's [lo, hi), copied there at start-up for the handler and the
+   counting path, as __prof_lowpc and __prof_textsize are for the
+   stubs).  Who writes each field, under which lock: doc/DESIGN.md,
+   section 9, "Other objects". */
+#define OBJ_MAX (PROF_WORD == 8 ? 65536 : 4096)   /* entries the map's address space holds */
+#define OBJ_STEP 128             /* entries made usable at a time */
+#define OBJ_PEND 1024            /* samples outside every object kept for the next scan */
+#define OBJ_ID_MAX 20
+#define OBJ_SEGS 8               /* executable segments kept per object */
+#define OBJ_PATH 256             /* an entry's path, with its 0 (the program's: P.exe) */
+
+struct uw_tab;                   /* an unwind table (cfi.c) */
+
+/* An executable PT_LOAD segment of a load: [lo, hi) at run time and the
+   file offset of lo (its p_offset) -- what the kernel's maps show for
+   it, what a profile's mappings need. */
+typedef struct {
+  uintptr_t lo, hi, off;
+} prof_seg;
+
+typedef struct {
+  uintptr_t lo, hi;              /* the histogram's text, at run time (granules) */
+  uintptr_t base;                /* load bias (dlpi_addr) */
+  uint32_t *bins;                /* (hi - lo) / HIST_GRANULE, mapped */
+  size_t nbins;
+  int loaded, seen;
+  int nsegs;                     /* its executable segments (this load's) ... */
+  prof_seg seg[OBJ_SEGS];        /* ... in program-header order */
+  int patched;                   /* this load's GOT slots were seen */
+  int redirect_due;              /* a runtime's mcount it defines still to redirect */
+  int put_off;                   /* scans that found it still being relocated */
+  uintptr_t slot, slot_val;      /* one of them and its trampoline, or 0 */
+  int tramp;                     /* its trampoline + 1, 0: none */
+  uint32_t cbase;                /* its codes: [cbase, cbase + csize) ... */
+  uint32_t csize;                /* ... 0: none yet (published last; the program: none, its codes are [0, textsize)) */
+  uintptr_t link_lo;             /* lo - base: the text's link-time start */
+  int idlen;
+  unsigned char id[OBJ_ID_MAX];  /* NT_GNU_BUILD_ID, as much as fits */
+  const char *path;              /* absolute where it could be resolved: pbuf, or the program's P.exe */
+  char pbuf[OBJ_PATH];
+  prof_range range;              /* its load as a caller (prof.h) */
+  const struct uw_tab *uw;       /* its unwind table (cfi.c; LIBPROF_STACKS), or NULL */
+  uint32_t gen;                  /* its current load generation + 1, 0: none */
+  unsigned char whas;            /* the writer's: has arcs, or calls an object with arcs */
+  char wfile[64];                /* the writer's: its file's name, "" none */
+} prof_obj;
+
+/* A load generation (the stack file's `object` and `span` lines): one
+   load of an object, alive during map epochs [from, to); generation 0
+   is the program's, [0, OBJ_LIVE). */
+typedef struct {
+  uint32_t obj;                  /* its entry of O.obj */
+  uint32_t from, to;             /* to: OBJ_LIVE while loaded */
+  uintptr_t base, lo, hi;
+} prof_gen;
+#define OBJ_LIVE 0xffffffffu
+
 /* Slots of a new thread's table: small, since most threads call few
    distinct arcs and 10,000 live threads must not cost much more than
    under glibc's runtime (a table and its first slots are carved from
@@ -54,9 +121,8 @@ extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 static struct {
   int started, enabled, final;
   int final_wanted;              /* the final write waits: snapshots stand aside */
-  uintptr_t lowpc, highpc, textsize, bias;
-  uint32_t *bins;
-  size_t nbins;
+  prof_obj *prog;                /* the program: the map's entry 0, NULL until made (or if it could not be) */
+  uintptr_t lowpc, textsize;     /* the fast test: prog's lo and hi - lo, set with it */
   int hz;
   int sig;                       /* the sampling signal (a real-time one) */
   int overhead;                  /* LIBPROF_OVERHEAD: OV_DROP, OV_CHARGE, OV_REPORT */
@@ -77,8 +143,7 @@ static struct {
   int objects;                   /* LIBPROF_OBJECTS=1: other objects sampled */
   int stack_depth;               /* LIBPROF_STACKS (stacks.c: S.depth once made) */
   uint64_t stack_slots;          /* LIBPROF_STACKS_MAX, a power of two */
-  int idlen;                     /* the program's build-id (0: none), */
-  unsigned char id[20];          /* copied at start-up for the header */
+  char exe[1024];                /* the program's path (/proc/self/exe): prog's */
   /* the sampling clock (sample.c): CLK_PERF, CLK_TIMER or CLK_ITIMER,
      chosen at start-up (LIBPROF_CLOCK), and what it could not do */
   int clock;

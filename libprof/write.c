@@ -226,7 +226,7 @@ static void write_facts(wbuf *w)
   uint64_t own = __atomic_load_n(&F.own_ns[0], __ATOMIC_RELAXED) + __atomic_load_n(&F.own_ns[1], __ATOMIC_RELAXED);
   cpu = cpu > F.cpu0 + own ? cpu - F.cpu0 - own : 0;   /* libprof's threads' time owes no sample */
   uint64_t text = 0;
-  for (size_t i = 0; i < P.nbins; i++) text += __atomic_load_n(&P.bins[i], __ATOMIC_RELAXED);
+  for (size_t i = 0; i < P.prog->nbins; i++) text += __atomic_load_n(&P.prog->bins[i], __ATOMIC_RELAXED);
   uint64_t v[GMON_FACT_NKEYS] = { 0 };
   v[GMON_FACT_VERSION] = 1;
   v[GMON_FACT_HZ] = hz;
@@ -261,17 +261,18 @@ static void write_facts(wbuf *w)
 
 static void write_data(wbuf *w)
 {
-  write_header(w, P.id, P.idlen);
+  const prof_obj *prog = P.prog;
+  write_header(w, prog->id, prog->idlen);
   /* addresses as the object has them (PIE load bias removed) */
-  write_hist(w, P.lowpc - P.bias, P.highpc - P.bias, P.bins, P.nbins);
+  write_hist(w, prog->lo - prog->base, prog->hi - prog->base, prog->bins, prog->nbins);
   write_facts(w);
   sum_tab sum = { NULL, 0, 0 };
   if ((w->err = sum_tables(&sum, 0))) return;
   for (uint64_t i = 0; i <= sum.mask; i++) {
     uint64_t key = sum.slots[i].key;
     if (key)
-      write_arc(w, P.lowpc + (uintptr_t)(key >> 32) - P.bias,
-                P.lowpc + (uintptr_t)(key & 0xffffffffu) - P.bias, sum.slots[i].count);
+      write_arc(w, prog->link_lo + (uintptr_t)(key >> 32),
+                prog->link_lo + (uintptr_t)(key & 0xffffffffu), sum.slots[i].count);
   }
   sum_free(&sum);
 }
@@ -306,7 +307,7 @@ static int code_owner(uint64_t code)
 /* A caller outside the object whose file is written, as that file has
    it: outside every object's text (GNU gprof drops the arc), the
    caller's object and link-time address encoded for --objects --
-   0x4000000000000000 | N << 40 | address, N = 0 the program, k + 1 map
+   0x4000000000000000 | N << 40 | address, N = 0 the program, k map
    entry k (its file's N), 0x3fffff none; in a 32-bit file 0x80000000 |
    N << 23 | address, N up to 254, 255 none (and for a caller whose N or
    address does not fit) (doc/DESIGN.md). */
@@ -316,11 +317,11 @@ static uint64_t outside_caller(uint64_t code)
   uint64_t n = wide ? 0x3fffff : 0xff, addr = 0;
   if (code < P.textsize) {
     n = 0;
-    addr = P.lowpc + code - P.bias;
+    addr = P.prog->link_lo + code;
   } else {
     int j = code_owner(code);
     if (j >= 0) {
-      n = (uint64_t)j + 1;
+      n = (uint64_t)j;
       addr = code - O.obj[j].cbase + O.obj[j].link_lo;
     }
   }
@@ -367,7 +368,7 @@ static void write_manifest(wbuf *w)
                      "# file build-id load-base text-start text-end path\n";
   wbytes(w, head, strlen(head));
   int n = __atomic_load_n(&O.nobjs, __ATOMIC_ACQUIRE);
-  for (int k = 0; k < n; k++) {
+  for (int k = 1; k < n; k++) {            /* (entry 0, the program: gmon.out) */
     const prof_obj *o = &O.obj[k];
     if (!o->wfile[0]) continue;
     wbytes(w, o->wfile, strlen(o->wfile));
@@ -481,14 +482,16 @@ static void write_stacks(wbuf *w)
   wbytes(w, "\nduration ", 10);
   wdec(w, now > S.start_mono ? now - S.start_mono : 0);
   wbytes(w, "\n", 1);
-  wobject(w, 0, P.bias, P.lowpc, P.highpc, P.id, P.idlen, S.exe);
+  /* each load generation: the program's is generation 0, object 0 */
+  const prof_obj *prog = P.prog;
+  wobject(w, 0, prog->base, prog->lo, prog->hi, prog->id, prog->idlen, prog->path);
   wspan(w, 0, 0, OBJ_LIVE);
   uint32_t ng = O.gen ? __atomic_load_n(&O.ngens, __ATOMIC_ACQUIRE) : 0;
-  for (uint32_t k = 0; k < ng; k++) {
+  for (uint32_t k = 1; k < ng; k++) {
     const prof_gen *g = &O.gen[k];
     const prof_obj *o = &O.obj[g->obj];
-    wobject(w, (int)k + 1, g->base, g->lo, g->hi, o->id, o->idlen, o->path);
-    wspan(w, (int)k + 1, g->from, __atomic_load_n(&g->to, __ATOMIC_ACQUIRE));
+    wobject(w, (int)k, g->base, g->lo, g->hi, o->id, o->idlen, o->path);
+    wspan(w, (int)k, g->from, __atomic_load_n(&g->to, __ATOMIC_ACQUIRE));
   }
   uint32_t nn = __atomic_load_n(&S.nnames, __ATOMIC_RELAXED);
   for (uint32_t k = 0; k < nn && k < STK_NAMES; k++) {
@@ -664,12 +667,12 @@ static int write_objects(const char *path)
   codes_index();
   objects_with_arcs();
   static char name[64];
-  for (int k = 0; k < n; k++) {
+  for (int k = 1; k < n; k++) {            /* (entry 0, the program: gmon.out) */
     prof_obj *o = &O.obj[k];
     if (!o->whas && !objects_any_samples(o)) continue;
     const char *base = strrchr(o->path, '/');
     base = base ? base + 1 : o->path;
-    make_name(name, sizeof name, NULL, NULL, k + 1);
+    make_name(name, sizeof name, NULL, NULL, k);
     size_t len = strlen(name);
     make_name(name + len, sizeof name - len, "-", base, -1);
     make_name(file, sizeof file, dir, "/", -1);
@@ -771,7 +774,7 @@ static int write_default(int report)
    write_default uses them only if the usual way fails. */
 static void before_sandbox(void)
 {
-  if (!P.started || !P.bins || early.fd >= 0) return;
+  if (!P.started || !P.prog || early.fd >= 0) return;
   in_libprof++;
   if (default_name(early.name, sizeof early.name, 1) == 0) {
     int fd = open(early.name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0666);
