@@ -261,6 +261,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
   if (P.started) return;
   P.started = 1;
   in_libprof++;
+  settings();                    /* (first: the map's size follows them) */
   /* the program: the map's entry 0 (objects.c) */
   int made = objects_program(lowpc, highpc);
   if (made < 0) {
@@ -278,7 +279,6 @@ static void start(unsigned long lowpc, unsigned long highpc)
   }
   __prof_lowpc = P.lowpc;
 
-  settings();
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigprof;

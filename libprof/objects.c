@@ -38,8 +38,9 @@
  * make and keep entries 1 and up. */
 
 static struct {
-  prof_obj *obj;                 /* OBJ_MAX entries' space, NULL before start-up */
-  prof_gen *gen;                 /* OBJ_MAX generations' space ... */
+  prof_obj *obj;                 /* O.cap entries' space, NULL before start-up */
+  int cap;                       /* OBJ_MAX, or 1 (the program) without objects or stacks */
+  prof_gen *gen;                 /* O.cap generations' space ... */
   uint32_t ngens;                /* ... published ones */
   uint32_t epoch;                /* the map epoch: +1 at each load and unload a scan finds */
   int scanned;                   /* a scan was made: the objects of the first were loaded at epoch 0 */
@@ -195,18 +196,22 @@ static void obj_range(const prof_obj *o, int loaded)
 static int obj_room(int n)
 {
   if (!O.obj) {
-    size_t sz = (size_t)OBJ_MAX * sizeof *O.obj;
+    /* only the program's entry unless other objects or stacks read the
+       map: a program under RLIMIT_AS does not lose 46 MB of its address
+       space to a map it will never use (settings come first, gmon.c) */
+    O.cap = P.objects || P.stack_depth ? OBJ_MAX : 1;
+    size_t sz = (size_t)O.cap * sizeof *O.obj;
     void *p = mmap(NULL, sz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return 0;
-    O.code_order = map_zero((size_t)OBJ_MAX * sizeof *O.code_order);
+    O.code_order = map_zero((size_t)O.cap * sizeof *O.code_order);
     if (!O.code_order) { munmap(p, sz); return 0; }
-    O.gen = map_zero((size_t)OBJ_MAX * sizeof *O.gen);   /* (NULL: no generations kept) */
+    O.gen = map_zero((size_t)O.cap * sizeof *O.gen);   /* (NULL: no generations kept) */
     O.obj = p;
   }
   if (n < O.usable) return 1;
-  if (n >= OBJ_MAX) return 0;
+  if (n >= O.cap) return 0;
   uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-  int to = O.usable + OBJ_STEP < OBJ_MAX ? O.usable + OBJ_STEP : OBJ_MAX;
+  int to = O.usable + OBJ_STEP < O.cap ? O.usable + OBJ_STEP : O.cap;
   uintptr_t a = (uintptr_t)&O.obj[O.usable] & ~(pg - 1);
   uintptr_t b = ((uintptr_t)&O.obj[to] + pg - 1) & ~(pg - 1);
   if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE) != 0) return 0;
@@ -373,7 +378,7 @@ static void obj_gen_open(prof_obj *o)
 {
   uint32_t from = O.scanned ? __atomic_add_fetch(&O.epoch, 1, __ATOMIC_RELEASE) : 0;
   o->gen = 0;
-  if (!O.gen || O.ngens >= OBJ_MAX) { O.lost_gens++; return; }
+  if (!O.gen || O.ngens >= (uint32_t)O.cap) { O.lost_gens++; return; }
   prof_gen *g = &O.gen[O.ngens];
   g->obj = (uint32_t)(o - O.obj);
   g->from = from;
@@ -562,8 +567,8 @@ static int obj_scan_one(struct dl_phdr_info *info, size_t size, void *data)
 static void obj_check(void)
 {
   const int n = O.nobjs;
-  LP_ASSERT(n >= 0 && n <= O.usable && O.usable <= OBJ_MAX);
-  LP_ASSERT(O.ngens <= (uint32_t)OBJ_MAX && O.ncodes >= 0 && O.ncodes <= n);
+  LP_ASSERT(n >= 0 && n <= O.usable && O.usable <= O.cap && O.cap <= OBJ_MAX);
+  LP_ASSERT(O.ngens <= (uint32_t)O.cap && O.ncodes >= 0 && O.ncodes <= n);
   LP_ASSERT(O.ntramps >= 0 && O.ntramps <= PROF_TRAMPS && O.code_next <= CODE_NONE);
   unsigned char owner[PROF_TRAMPS] = { 0 };
   uint32_t live = 0;

@@ -166,6 +166,29 @@ n=$(calls live gmon.out work)
 [ "$n" = 20000 ] && [ -n "$ours" ] && [ -n "$theirs" ] && [ "$ours" -le $((theirs + 16384)) ]
 say $? "10,000 live threads: peak ${ours} kB, glibc's runtime ${theirs} kB (at most +16384), $n calls counted"
 
+# ---- address space: no more than glibc's runtime + 8 MB without objects
+# or stacks (the map of objects is reserved only when they are asked for:
+# a program under RLIMIT_AS had 48 MB less when it was always reserved) ----
+cat > vmsize.c <<'C'
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+  char l[256]; FILE *f = fopen("/proc/self/status", "r");
+  while (f && fgets(l, sizeof l, f)) if (!strncmp(l, "VmSize:", 7)) printf("%ld\n", atol(l + 7));
+  return 0;
+}
+C
+sed -i '1i #include <stdlib.h>' vmsize.c
+if [ -n "$LIBPROF_SANITIZED" ]; then
+  echo "skip address space against glibc's runtime under the sanitizers (their shadow memory)"
+else
+  cc -O1 -pg vmsize.c -o vm $lp && cc -O1 -pg vmsize.c -o vm_glibc
+  ours=$(./vm); mkdir -p g && theirs=$(cd g && ../vm_glibc)
+  [ -n "$ours" ] && [ -n "$theirs" ] && [ "$ours" -le $((theirs + 8192)) ]
+  say $? "address space without objects or stacks: ${ours} kB, glibc's runtime ${theirs} kB (at most +8192)"
+fi
+
 # ---- nothing of libprof's in a -z listing that glibc's runtime lacks ----
 # (not under the sanitizers: their runtime intercepts pthread_sigmask,
 # sigprocmask and prctl, and the linker then makes libprof's weak objects
