@@ -448,6 +448,16 @@ static void unmute_stderr(int saved)
 
 static void exports_derive(Run *r);
 
+/* Whether the exports get a table of their own (exports_derive): an
+   export asked for, and the program has functions GNU's table leaves out
+   (GCC's clones), unless the table is already theirs. */
+static int derives(Run *r)
+{
+  const Options *o = &r->options;
+  return !r->all_funcs && export_any(&r->exports) && !o->all_functions && !o->ext_symtab && !o->no_static
+         && core_dropped_funcs(&r->core);
+}
+
 /* Stage 2: the object and its symbols (--objects: other objects'
    symbols after the program's), then the symspecs matched to them.  The
    table carries the options its users share (symtab.h SymTabOptions). */
@@ -464,15 +474,16 @@ static void open_object(Run *r)
   if (o->map_file) core_read_map(&r->map, o->map_file, o->debug);
   if (o->ext_symtab) core_read_external_symtab(&r->core, &r->syms, o->ext_symtab);
   else core_create_function_syms(&r->core, &r->map, &r->syms);
+  /* -l's line table walked for the exports' table too: decoded once
+     (the walk kept then serves --pprof's and --callgrind's line points) */
+  r->core.line_share = o->line && !o->ext_symtab && derives(r);
   if (o->line && !o->ext_symtab) line_add_syms(&r->core, &r->syms);
   objects_program(&r->objs, &r->core, r->a_out);   /* Object 0 of the one model */
   if (o->objects) objects_load(&r->objs, &r->syms, r->files, r->nfiles);
   if ((export_needs(&r->exports) & (EXPORT_NEEDS_STACKS | EXPORT_USES_STACKS)) || o->stack_times) {
     stacks_load(&r->stacks, &r->objs, &r->syms, r->files, r->nfiles);
   }
-  if (!r->all_funcs && export_any(&r->exports) && !o->all_functions && !o->ext_symtab
-      && !o->no_static && core_dropped_funcs(&r->core))
-    exports_derive(r);
+  if (derives(r)) exports_derive(r);
   sym_id_parse(&r->specs, &r->syms);
   DBG(o->debug, ~0u, "debug: flags 0x%x\n", o->debug);
 }
