@@ -29,6 +29,10 @@ typedef struct Core {
   int text_tried;
   Sym indirect_child;           /* -c: "<indirect child>", not in the table */
   int src_primed;               /* core_prime_src_info done */
+  int line_share;                /* the line table will be walked more than
+                                   once (the driver says): keep the walk */
+  struct LineCache *line_cache; /* lines/linesyms.c: the walk kept, decoded
+                                   once for every table and export */
 } Core;
 
 void core_init(Core *c, const char *filename);

@@ -448,6 +448,16 @@ static void unmute_stderr(int saved)
 
 static void exports_derive(Run *r);
 
+/* Whether the exports get a table of their own (exports_derive): an
+   export asked for, and the program has functions GNU's table leaves out
+   (GCC's clones), unless the table is already theirs. */
+static int derives(Run *r)
+{
+  const Options *o = &r->options;
+  return !r->all_funcs && export_any(&r->exports) && !o->all_functions && !o->ext_symtab && !o->no_static
+         && core_dropped_funcs(&r->core);
+}
+
 /* Stage 2: the object and its symbols (--objects: other objects'
    symbols after the program's), then the symspecs matched to them.  The
    table carries the options its users share (symtab.h SymTabOptions). */
@@ -464,14 +474,16 @@ static void open_object(Run *r)
   if (o->map_file) core_read_map(&r->map, o->map_file, o->debug);
   if (o->ext_symtab) core_read_external_symtab(&r->core, &r->syms, o->ext_symtab);
   else core_create_function_syms(&r->core, &r->map, &r->syms);
+  /* -l's line table walked for the exports' table too: decoded once
+     (the walk kept then serves --pprof's and --callgrind's line points) */
+  r->core.line_share = o->line && !o->ext_symtab && derives(r);
   if (o->line && !o->ext_symtab) line_add_syms(&r->core, &r->syms);
+  objects_program(&r->objs, &r->core, r->a_out);   /* Object 0 of the one model */
   if (o->objects) objects_load(&r->objs, &r->syms, r->files, r->nfiles);
   if ((export_needs(&r->exports) & (EXPORT_NEEDS_STACKS | EXPORT_USES_STACKS)) || o->stack_times) {
     stacks_load(&r->stacks, &r->objs, &r->syms, r->files, r->nfiles);
   }
-  if (!r->all_funcs && export_any(&r->exports) && !o->all_functions && !o->ext_symtab
-      && !o->no_static && core_dropped_funcs(&r->core))
-    exports_derive(r);
+  if (derives(r)) exports_derive(r);
   sym_id_parse(&r->specs, &r->syms);
   DBG(o->debug, ~0u, "debug: flags 0x%x\n", o->debug);
 }
@@ -535,9 +547,9 @@ static void analyse_table(Run *r, Core *core, vma_t cg_lo, vma_t cg_hi, int free
   const Options *o = &r->options;
   Profile *prof = &r->prof;
   if (prof->have_hist) hist_assign_samples(&prof->hist, &r->syms);
-  if (r->objs.n) objects_settle(&r->objs, &r->syms);
-  if (r->objs.n && objects_add_arcs(&r->objs, &prof->cg, o->keep_arcs ? &prof->arc_recs : NULL,
-                                    &r->syms, &r->specs))
+  if (objects_present(&r->objs)) objects_settle(&r->objs, &r->syms);
+  if (objects_present(&r->objs)
+      && objects_add_arcs(&r->objs, &prof->cg, o->keep_arcs ? &prof->arc_recs : NULL, &r->syms, &r->specs))
     prof->have_arcs = 1;
   /* peak memory: no report reads them, -l's and -s's neither (an export may) */
   if (free_bins && !(export_needs(&r->exports) & EXPORT_NEEDS_BINS)) hist_free_bins(&prof->hist);
@@ -573,7 +585,7 @@ static void derive_profile(Run *r)
   cg_pairs_replay(&r->pairs, &p->cg, go.keep_arcs ? &p->arc_recs : NULL, &x->syms, &x->specs);
   cg_pairs_free(&r->pairs);
   if (x->options.line && p->have_bb) bb_assign(&p->bb, &x->syms);
-  if (r->objs.n) objects_share(&x->objs, &r->objs);
+  if (objects_present(&r->objs)) objects_share(&x->objs, &r->objs);
 }
 
 /* Stage 4: the analysis, samples to symbols and the call graph, and
@@ -588,10 +600,11 @@ static void analyse(Run *r)
     no_stacks(r);
   hist_range(&prof->hist, &cg_lo, &cg_hi);
   GmonOptions go = reader_options(o);
-  if (r->objs.n && (r->style & STYLE_SUM)) objects_want_sum(&r->objs);
-  if (r->objs.n && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian, &go))
+  if (objects_present(&r->objs) && (r->style & STYLE_SUM)) objects_want_sum(&r->objs);
+  if (objects_present(&r->objs)
+      && objects_read_hist(&r->objs, &prof->hist, r->core.addr_size, r->core.big_endian, &go))
     prof->have_hist = 1;
-  if (r->objs.n && (r->style & STYLE_SUM)) objects_write_sum(&r->objs, "gmon.sum");
+  if (objects_present(&r->objs) && (r->style & STYLE_SUM)) objects_write_sum(&r->objs, "gmon.sum");
   if (r->x) derive_profile(r);
   analyse_table(r, &r->core, cg_lo, cg_hi, !r->x);
   if (r->x) {
@@ -696,7 +709,7 @@ static void base_input(Run *b, ExportInput *in)
                        prof->have_arcs ? &prof->cg : NULL,
                        NULL,
                        b->stacks.present ? (b->view.v ? &b->view : &b->stacks) : NULL,
-                       NULL, b->options.zeros, 0, NULL, NULL, NULL };
+                       NULL, b->options.zeros, 0, NULL, NULL, NULL, &b->objs };
 }
 
 /* The exports name the functions that ran, GCC's clones too (f.isra.0,
@@ -762,6 +775,7 @@ static int write_exports(Run *r)
   if (!export_any(ex)) return 0;
   int nout = export_to_stdout(ex);
   if (nout > 1) msg_fatal("only one export may go to standard output\n");
+  Run *top = r;
   if (r->x) r = r->x;
   const Profile *prof = &r->prof;
   const Options *o = &r->options;
@@ -771,7 +785,8 @@ static int write_exports(Run *r)
                      o->keep_arcs ? &prof->arc_recs : NULL,
                      r->stacks.present ? &r->stacks : NULL,
                      o->stack_times ? &r->times : NULL,
-                     o->zeros, o->want_sum && (r->style & STYLE_SUM), NULL, o->src_dirs, NULL };
+                     o->zeros, o->want_sum && (r->style & STYLE_SUM), NULL, o->src_dirs, NULL,
+                     &top->objs };   /* (the exports' run shares its objects) */
   ExportInput base;
   if (r->base) {
     base_input(r->base, &base);
@@ -837,7 +852,7 @@ static void print_reports(Run *r)
   if (r->diff_flat) {
     if (printed) printf("\f\n");
     ExportInput now = { r->a_out, r->files, r->nfiles, syms, prof->have_hist ? &prof->hist : NULL,
-                        NULL, NULL, NULL, NULL, o->zeros, 0, NULL, NULL, NULL }, base;
+                        NULL, NULL, NULL, NULL, o->zeros, 0, NULL, NULL, NULL, NULL }, base;
     base_input(r->base, &base);
     now.base = &base;
     diff_flat_print(stdout, &now);

@@ -50,6 +50,9 @@ typedef struct ExportInput {
   const FnCosts *fn_costs;      /* the costs --callgrind writes, made by
                                    the driver when a row needs them
                                    (EXPORT_NEEDS_FN_COSTS), or NULL */
+  Objects *objects;             /* the one object model (objects.h): the
+                                   program Object 0, the others; NULL: none
+                                   (the file named is read then) */
 } ExportInput;
 
 /* How many rows export.c's table of exports may have. */

@@ -467,7 +467,7 @@ static void svg_frame(FILE *f, const Picture *pic, size_t i, uint64_t off, doubl
   fputs(")", f);
   if (nd->obj != NONE && nd->obj != 0) {
     fputs("\n", f);
-    export_xml_text(f, pic->st->objs[nd->obj].path, SIZE_MAX);
+    export_xml_text(f, pic->st->loads[nd->obj].path, SIZE_MAX);
   }
   fprintf(f, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>", x, y, w,
           ROW - 1, fill);
@@ -583,7 +583,7 @@ void export_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
                "font-size=\"12\">no samples</text>\n", W / 2, TOP + ROW - 4);
   /* the boxes, depth first; x in samples from the left */
   double scale = total ? (double)(W - 2 * XPAD) / (double)total : 0;
-  unsigned char *seen = xcalloc(st->nobjs + 1, 1);
+  unsigned char *seen = xcalloc(st->nloads + 1, 1);
   fprintf(f, "<g font-family=\"monospace\" font-size=\"%d\">\n", FONT_SIZE);
   if (total) {
     uint64_t *off = xcalloc(t.n, sizeof *off);
@@ -616,12 +616,12 @@ void export_flame(FILE *f, const ExportInput *in, const ExportOptions *eo)
   double lx = XPAD;
   int ly = height - BOTTOM + 14;
   fprintf(f, "<g font-family=\"sans-serif\" font-size=\"11\">\n");
-  for (size_t k = 0; k <= st->nobjs && !in->base; k++) {
-    uint32_t obj = k < st->nobjs ? (uint32_t)k : NONE;
-    if (k < st->nobjs && !seen[k]) continue;
-    const char *label = k == 0 ? base_name(st->objs[0].path) : k < st->nobjs ? base_name(st->objs[k].path)
+  for (size_t k = 0; k <= st->nloads && !in->base; k++) {
+    uint32_t obj = k < st->nloads ? (uint32_t)k : NONE;
+    if (k < st->nloads && !seen[k]) continue;
+    const char *label = k == 0 ? base_name(st->loads[0].path) : k < st->nloads ? base_name(st->loads[k].path)
                                                                              : "no object";
-    if (k == st->nobjs) {       /* grey only when drawn: pseudo-frames or unknown PCs */
+    if (k == st->nloads) {       /* grey only when drawn: pseudo-frames or unknown PCs */
       int any = 0;
       for (size_t i = 1; i < t.n && !any; i++) any = t.v[i].obj == NONE && t.v[i].kind == MARK_NONE;
       if (!any) break;

@@ -405,6 +405,20 @@ static int program_range(const SymTab *tab, vma_t *lo, vma_t *hi)
   return 1;
 }
 
+/* The executable segment of Object K of the one model (0: the program;
+   objects.h objects_exec_segment_of), or, for a file it has no Object for
+   (a stack file's object left out, or no model: the fuzz target), of the
+   file at PATH. */
+static int exec_segment(Pp *P, uint32_t k, const char *path, vma_t lo, vma_t hi, vma_t *va, vma_t *end,
+                        uint64_t *off)
+{
+  Objects *objs = P->in->objects;
+  if (!objs || k >= objs->n) return objects_exec_segment(path, lo, hi, va, end, off);
+  const ObjSeg *segs;
+  size_t n = object_segs(&objs->v[k], &segs);
+  return objects_exec_segment_of(segs, n, lo, hi, va, end, off);
+}
+
 /* Without stacks: the program's Mapping, at its link-time addresses. */
 static void program_mapping(Pp *P)
 {
@@ -418,7 +432,7 @@ static void program_mapping(Pp *P)
   hex(idhex, id, len < sizeof id ? len : sizeof id);
   /* the executable segment, as the kernel would map it at no bias */
   vma_t va, end;
-  if (objects_exec_segment(P->in->program, lo, hi, &va, &end, &off)) {
+  if (exec_segment(P, 0, P->in->program, lo, hi, &va, &end, &off)) {
     lo = va;
     if (end > hi) hi = end;
   } else {
@@ -432,8 +446,8 @@ static void program_mapping(Pp *P)
 static void stack_mappings(Pp *P)
 {
   const Stacks *st = P->st;
-  for (size_t k = 0; k < st->nobjs; k++) {
-    const StackObj *o = &st->objs[k];
+  for (size_t k = 0; k < st->nloads; k++) {
+    const Load *o = &st->loads[k];
     char idhex[2 * sizeof o->id + 1];
     uint64_t off = 0;
     int prog = k == 0;
@@ -445,16 +459,16 @@ static void stack_mappings(Pp *P)
        object's as the stack file names it.  Unreadable (the vdso, a
        file gone): its text, offset 0. */
     vma_t lo = o->lo, hi = o->hi, va, end;
-    if (objects_exec_segment(prog ? P->in->program : o->path, o->lo - o->base, o->hi - o->base, &va, &end,
-                             &off)) {
+    if (exec_segment(P, o->object, prog ? P->in->program : o->path, o->lo - o->base, o->hi - o->base, &va,
+                     &end, &off)) {
       lo = va + o->base;
       hi = end + o->base;
     }
     mapping(P, (uint32_t)k + 1, lo, hi, off, o->path, idhex, o->known,
             prog && has_lines(P->tab));
   }
-  P->prog_map = st->nobjs ? 1 : 0;
-  if (st->nobjs) P->prog_delta = st->objs[0].base - st->objs[0].shift;
+  P->prog_map = st->nloads ? 1 : 0;
+  if (st->nloads) P->prog_delta = st->loads[0].base - st->loads[0].shift;
 }
 
 /* The line of the program's frame F in function S, from the line table:
@@ -495,13 +509,13 @@ static uint32_t frame_location(Pp *P, size_t f)
   P->frames[i] = (FrameSlot){ pc, obj, id };
   Pb *l = &P->lsub;
   pb_uint(l, LOCATION_ID, id);
-  pb_uint(l, LOCATION_MAPPING_ID, obj < st->nobjs ? obj + 1 : 0);
+  pb_uint(l, LOCATION_MAPPING_ID, obj < st->nloads ? obj + 1 : 0);
   pb_uint(l, LOCATION_ADDRESS, pc);
   const Sym *s = st->sym[f];
   if (s) {
     size_t k = (size_t)(s - P->tab->base);
     line(P, l, function_of(P, k), k < symtab_own_len(P->tab) ? frame_line(P, f, s) : 0);
-  } else if (obj < st->nobjs) {
+  } else if (obj < st->nloads) {
     /* an object whose symbols could not be read: its "[name]" */
     const char *name = stacks_frame_name(st, P->tab, f);
     line(P, l, named_function(P, name, name, NULL), 0);

@@ -152,15 +152,46 @@ static void check_segs(Core *core, const DwSeg *sg, size_t ns, vma_t lo, vma_t h
   fprintf(stderr, "lines check: %zu pieces, %zu addresses asked, %zu differ\n", ns, asked, bad);
 }
 
-/* The walk over the decoded pieces: BFD is not asked at all. */
+/* The decoded walk's places, kept on the Core (core->line_cache): GNU's
+   table and the exports' (and pprof's line points, -s's line starts) walk
+   the same text, whose decoded answer does not depend on the table. */
+typedef struct { vma_t addr; const char *file, *func; int line; } WalkPt;
+struct LineCache {
+  int ok;                       /* decoded (else: refused, BFD is asked) */
+  WalkPt *v;
+  size_t n, cap;
+};
+
+/* LC's places, given to EMIT. */
+static void replay(const struct LineCache *lc, LineEmit *emit, void *ctx)
+{
+  for (size_t i = 0; i < lc->n; i++) emit(ctx, lc->v[i].addr, lc->v[i].file, lc->v[i].line, lc->v[i].func);
+}
+
+/* The walk over the decoded pieces: BFD is not asked at all.  Decoded
+   once per Core into its places, the pieces dropped, the places replayed
+   (so that the pieces and what the caller makes of the places are not
+   held at once); later walks replay them, when the driver says there
+   will be some (core->line_share).  Not kept when -d traces the decoder,
+   nor under GPROF_LINES_CHECK: each walk then shows its own. */
 static int walk_decoded(Core *core, unsigned debug, LineEmit *emit, void *ctx)
 {
+  const char *chk = getenv("GPROF_LINES_CHECK");
+  int share = core->line_share && !(debug & DBG_SYMTAB) && !(chk && *chk);
+  struct LineCache *lc = core->line_cache;
+  if (share && lc) {
+    replay(lc, emit, ctx);
+    return lc->ok;
+  }
+  struct LineCache mine;
+  memset(&mine, 0, sizeof mine);
+  lc = &mine;
+  if (share) lc = core->line_cache = xcalloc(1, sizeof *lc);
   vma_t lo = bfd_section_vma(core->text), hi = lo + bfd_section_size(core->text);
   DwInfo *dw = dw_open(core, debug);
   if (!dw) return 0;
   size_t ns;
   const DwSeg *sg = dw_segments(dw, lo, hi, &ns);
-  const char *chk = getenv("GPROF_LINES_CHECK");
   if (chk && *chk) check_segs(core, sg, ns, lo, hi, atoi(chk) >= 2);
   const char *pfile = NULL, *pfunc = NULL;
   int pline = 0;
@@ -171,13 +202,21 @@ static int walk_decoded(Core *core, unsigned debug, LineEmit *emit, void *ctx)
       pfile = g->file;
       pline = g->line;
       pfunc = g->func;
-      emit(ctx, g->addr, g->file, g->line, g->func);
+      if (lc->n == lc->cap) {
+        lc->cap = lc->cap ? 2 * lc->cap : 1024;
+        lc->v = xrealloc(lc->v, lc->cap * sizeof *lc->v);
+      }
+      lc->v[lc->n++] = (WalkPt){ g->addr, g->file, g->func, g->line };
     }
   }
+  lc->ok = 1;
   /* the names and files stay referenced by the symbols; the segments'
      array (2 MB on a 2,000-function program) goes before the profiles
      are read, off -s's peak */
   dw_drop_segments(dw);
+  if (lc->n && lc->n < lc->cap) lc->v = xrealloc(lc->v, lc->n * sizeof *lc->v);
+  replay(lc, emit, ctx);
+  if (lc == &mine) free(mine.v);
   return 1;
 }
 
@@ -236,6 +275,23 @@ static void walk_lines(Core *core, unsigned debug, LineEmit *emit, void *ctx)
   free(pts);
 }
 
+static void emit_none(void *ctx, vma_t addr, const char *file, int line, const char *func)
+{
+  (void)ctx, (void)addr, (void)file, (void)line, (void)func;
+}
+
+/* The decoded walk kept on the Core (decoded now if need be), when it is
+   to be kept (walk_decoded) and walk_lines would take it; else NULL. */
+static const struct LineCache *shared_walk(Core *core, unsigned debug)
+{
+  const char *chk = getenv("GPROF_LINES_CHECK");
+  if (!core->line_share || (debug & DBG_SYMTAB) || (chk && *chk) || getenv("GPROF_LINES_BYTEWISE")
+      || getenv("GPROF_LINES_BFD") || !core_has_line_info(core))
+    return NULL;
+  if (!core->line_cache) walk_decoded(core, debug, emit_none, NULL);
+  return core->line_cache && core->line_cache->ok ? core->line_cache : NULL;
+}
+
 void line_add_syms(Core *core, SymTab *tab)
 {
   core_prime_src_info(core, tab);
@@ -256,20 +312,33 @@ void line_add_syms(Core *core, SymTab *tab)
   symtab_finalize(tab);
 
   PtVec pts = { 0, 0, 0 };
-  LineCtx lc = { core, tab, &pts };
-  walk_lines(core, tab->opts.debug, emit_pt, &lc);
+  /* the walk kept for later walks: its places made line symbols here,
+     without a copy of them all */
+  const struct LineCache *kept = shared_walk(core, tab->opts.debug);
+  if (!kept) {
+    LineCtx lc = { core, tab, &pts };
+    walk_lines(core, tab->opts.debug, emit_pt, &lc);
+  }
+  size_t np = kept ? kept->n : pts.n;
   /* functions and lines are each in address order: merged into one
      table, made once.  At an address both have, the function (met first)
      stays unless symtab_finalize's rule prefers the line. */
   size_t nf = tab->len, i = 0, j = 0, out = 0;
-  Sym *nb = xmalloc_huge((nf + pts.n + 1) * sizeof *nb);
-  while (i < nf || j < pts.n) {
-    if (j == pts.n || (i < nf && tab->base[i].addr <= pts.v[j].addr)) {
+  Sym *nb = xmalloc_huge((nf + np + 1) * sizeof *nb);
+  while (i < nf || j < np) {
+    vma_t at = j == np ? 0 : kept ? kept->v[j].addr : pts.v[j].addr;
+    if (j == np || (i < nf && tab->base[i].addr <= at)) {
       nb[out++] = tab->base[i++];
       continue;
     }
     Sym *c = &nb[out];
-    line_sym(core, &pts.v[j], j + 1, c);
+    if (kept) {
+      const WalkPt *w = &kept->v[j];
+      LinePt p = line_pt(core, tab, w->addr, w->file, w->line, w->func);
+      line_sym(core, &p, j + 1, c);
+    } else {
+      line_sym(core, &pts.v[j], j + 1, c);
+    }
     j++;
     if (out > 0 && nb[out - 1].addr == c->addr) {
       int take = sym_prefer(c, &nb[out - 1]);

@@ -1,4 +1,6 @@
-/* objects.c -- --objects: other objects' profiles (libprof's
+/* objects.c -- the one object model (objects.h Object, Load): the
+ * program as Object 0, every other object once, each ELF file read by the
+ * one reader here; and --objects: other objects' profiles (libprof's
  * PROFILE.objects/) in the one report.  doc/DESIGN.md, "Other objects". */
 #define PACKAGE "gprof"
 #define PACKAGE_VERSION "0"
@@ -21,38 +23,10 @@
 #define OBJ_SPAN ((vma_t)1 << 40)     /* each object's synthetic range */
 #define ID_MAX OBJECTS_ID_MAX
 
-/* What makes two names one object: the file they reach (its device and
-   inode: "./lib.so", ".//lib.so", "/a/../a/lib.so", a symbolic or a hard
-   link are one file, opened and read once), or for a name that reaches
-   no regular file (the vdso, a file gone since the run) the name itself;
-   and the build-id. */
-typedef struct {
-  int file;                     /* DEV and INO are the file's */
-  dev_t dev;
-  ino_t ino;
-} Ident;
-
-struct Obj {
-  char *path;                   /* the object, as the manifest names it */
-  Ident who;
-  char *gap;                    /* "[name]": its gap symbols' name */
-  char *suffix;                 /* " [name]" */
-  unsigned char id[ID_MAX];     /* build-id from the manifest */
-  size_t idlen;                 /* 0: none ("-") */
-  vma_t text_lo, text_hi;       /* link-time */
-  vma_t base;                   /* added to its addresses */
-  int stacks_only;              /* named by the stacks only (objects_add) */
-  int program;                  /* the program's names (objects_add_program) */
-  bfd *abfd;
-  char **files;                 /* its profile files */
-  size_t *file_man;             /* the manifest that named each */
-  size_t nfiles;
-};
-
 /* An object left out (its build-id is not the one named): not opened
    again for each further name of it. */
 struct ObjBad {
-  Ident who;
+  ObjIdent who;
   char *path;
   unsigned char id[ID_MAX];
   size_t idlen;
@@ -108,9 +82,9 @@ static long parse_id(const char *hex, unsigned char *id)
   return (long)(n / 2);
 }
 
-static Ident ident_of(const char *path)
+static ObjIdent ident_of(const char *path)
 {
-  Ident w;
+  ObjIdent w;
   struct stat st;
   memset(&w, 0, sizeof w);
   if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -121,7 +95,7 @@ static Ident ident_of(const char *path)
   return w;
 }
 
-static uint64_t ident_hash(const Ident *w, const char *path, const unsigned char *id, size_t idlen)
+static uint64_t ident_hash(const ObjIdent *w, const char *path, const unsigned char *id, size_t idlen)
 {
   uint64_t h = 0xcbf29ce484222325ull;
 #define MIX(b) (h = (h ^ (unsigned char)(b)) * 0x100000001b3ull)
@@ -139,16 +113,17 @@ static uint64_t ident_hash(const Ident *w, const char *path, const unsigned char
 #define SLOT_BAD ((size_t)1 << (sizeof(size_t) * 8 - 1))
 
 /* The slot of (W or PATH, ID): the one holding that object (a good one:
-   1 + its place in o->v; one left out: SLOT_BAD | its place in o->bad),
+   its place in o->v, never 0: the program's, which is not indexed; one
+   left out: SLOT_BAD | its place in o->bad),
    or the free one where it would go. */
-static size_t *obj_slot(const Objects *o, const Ident *w, const char *path, const unsigned char *id,
+static size_t *obj_slot(const Objects *o, const ObjIdent *w, const char *path, const unsigned char *id,
                         size_t idlen)
 {
   size_t mask = o->nslot - 1;
   for (size_t i = (size_t)ident_hash(w, path, id, idlen) & mask;; i = (i + 1) & mask) {
     size_t *s = &o->slot[i];
     if (!*s) return s;
-    const Ident *x;
+    const ObjIdent *x;
     const char *xp;
     const unsigned char *xid;
     size_t xl;
@@ -156,7 +131,7 @@ static size_t *obj_slot(const Objects *o, const Ident *w, const char *path, cons
       const struct ObjBad *b = &o->bad[*s & ~SLOT_BAD];
       x = &b->who, xp = b->path, xid = b->id, xl = b->idlen;
     } else {
-      const Obj *ob = &o->v[*s - 1];
+      const Object *ob = &o->v[*s];
       x = &ob->who, xp = ob->path, xid = ob->id, xl = ob->idlen;
     }
     if (x->file == w->file && (w->file ? x->dev == w->dev && x->ino == w->ino : !strcmp(xp, path))
@@ -166,7 +141,7 @@ static size_t *obj_slot(const Objects *o, const Ident *w, const char *path, cons
 }
 
 /* VALUE (a slot's) in O's table, grown first when half full. */
-static void obj_index(Objects *o, const Ident *w, const char *path, const unsigned char *id, size_t idlen,
+static void obj_index(Objects *o, const ObjIdent *w, const char *path, const unsigned char *id, size_t idlen,
                       size_t value)
 {
   if ((o->n + o->nbad + 1) * 2 > o->nslot) {
@@ -179,7 +154,7 @@ static void obj_index(Objects *o, const Ident *w, const char *path, const unsign
         const struct ObjBad *b = &o->bad[old[i] & ~SLOT_BAD];
         *obj_slot(o, &b->who, b->path, b->id, b->idlen) = old[i];
       } else {
-        const Obj *ob = &o->v[old[i] - 1];
+        const Object *ob = &o->v[old[i]];
         *obj_slot(o, &ob->who, ob->path, ob->id, ob->idlen) = old[i];
       }
     }
@@ -190,7 +165,7 @@ static void obj_index(Objects *o, const Ident *w, const char *path, const unsign
 
 /* The object PATH (the file it reaches, W) with build-id ID: O's, or
    NULL; *LEFT_OUT says it was met and left out before. */
-static Obj *find_obj(const Objects *o, const Ident *w, const char *path, const unsigned char *id,
+static Object *find_obj(const Objects *o, const ObjIdent *w, const char *path, const unsigned char *id,
                      size_t idlen, int *left_out)
 {
   *left_out = 0;
@@ -201,11 +176,11 @@ static Obj *find_obj(const Objects *o, const Ident *w, const char *path, const u
     *left_out = 1;
     return NULL;
   }
-  return &o->v[v - 1];
+  return &o->v[v];
 }
 
 /* The object's own build-id matches the manifest's; else warns. */
-static int id_matches(const Obj *ob, const char *manifest)
+static int id_matches(const Object *ob, const char *manifest)
 {
   Core c;
   unsigned char got[ID_MAX];
@@ -234,29 +209,90 @@ static bfd *open_object(const char *path)
   return abfd;
 }
 
+/* OB's names: "[name]" for its gaps, SUFFIX after its functions'
+   (NULL: " [name]"). */
+static void obj_names(Object *ob, const char *suffix)
+{
+  const char *path = ob->path;
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  size_t bl = strlen(b) + 4;
+  /* "[vdso]" is named so already */
+  int br = b[0] == '[' && b[strlen(b) - 1] == ']';
+  ob->gap = xmalloc(bl);
+  snprintf(ob->gap, bl, br ? "%s" : "[%s]", b);
+  if (suffix) {
+    ob->suffix = xstrdup(suffix);
+    return;
+  }
+  ob->suffix = xmalloc(bl + 1);
+  snprintf(ob->suffix, bl + 1, br ? " %s" : " [%s]", b);
+}
+
+/* Past OBJECTS_MAX other objects: PATH is left out (said once). */
+static int too_many(Objects *o, const char *path, const char *where)
+{
+  if (o->n - 1 < OBJECTS_MAX) return 0;
+  if (!o->full)
+    msg_warn("warning: %s: more than %d objects: %s and any further one are left out\n", where,
+             OBJECTS_MAX, path);
+  o->full = 1;
+  return 1;
+}
+
+void objects_program(Objects *o, const struct Core *core, const char *path)
+{
+  if (o->n) return;
+  o->v = xcalloc(1, sizeof *o->v);
+  o->n = 1;
+  Object *ob = &o->v[0];
+  ob->program = 1;
+  if (core && core->abfd) path = bfd_get_filename(core->abfd);
+  ob->path = xstrdup(path ? path : "");
+  ob->who = ident_of(ob->path);
+  ob->abspath = ob->who.file ? realpath(ob->path, NULL) : NULL;
+  obj_names(ob, "");            /* named as the program's own functions */
+  if (!core) return;
+  ob->abfd = core->abfd;        /* (the Core's) */
+  unsigned char id[ID_MAX];
+  int n = core_build_id(core, id, sizeof id);
+  ob->idlen = n > 0 ? ((size_t)n < sizeof id ? (size_t)n : sizeof id) : 0;
+  memcpy(ob->id, id, ob->idlen);
+  vma_t r[64][2];
+  size_t nr = core_code_ranges(core, r, 64);
+  if (nr) {
+    ob->text_lo = r[0][0];
+    ob->text_hi = r[0][1];
+    for (size_t k = 1; k < nr; k++) {
+      if (r[k][0] < ob->text_lo) ob->text_lo = r[k][0];
+      if (r[k][1] > ob->text_hi) ob->text_hi = r[k][1];
+    }
+  }
+}
+
+int objects_present(const Objects *o)
+{
+  return o->n > 1 || (o->n && o->v[0].names_base);
+}
+
 /* PATH (build-id ID, IDLEN bytes; link-time text [LO, HI)) as O's next
    object, opened and its build-id checked (WHERE names the file that
    names it in the warning); NULL, and a warning, when the id differs.  An
    object with no file (the vdso: a name without '/') or one that cannot
    be read is kept: its time goes to the object as a whole. */
-static Obj *new_obj(Objects *o, const Ident *w, const char *path, const unsigned char *id,
+static Object *new_obj(Objects *o, const ObjIdent *w, const char *path, const unsigned char *id,
                     size_t idlen, vma_t lo, vma_t hi, const char *where)
 {
-  if (o->n >= OBJECTS_MAX) {
-    if (!o->full)
-      msg_warn("warning: %s: more than %d objects: %s and any further one are left out\n", where,
-               OBJECTS_MAX, path);
-    o->full = 1;
-    return NULL;
-  }
+  if (too_many(o, path, where)) return NULL;
   bfd *abfd = open_object(path);
   if (!abfd && strchr(path, '/'))
     msg_warn("warning: %s: cannot read it: its time is counted for the object as a whole\n", path);
   o->v = xrealloc(o->v, (o->n + 1) * sizeof *o->v);
-  Obj *ob = &o->v[o->n];
+  Object *ob = &o->v[o->n];
   memset(ob, 0, sizeof *ob);
   ob->path = xstrdup(path);
   ob->who = *w;
+  ob->abspath = w->file ? realpath(path, NULL) : NULL;
   ob->abfd = abfd;
   memcpy(ob->id, id, idlen);
   ob->idlen = idlen;
@@ -265,6 +301,7 @@ static Obj *new_obj(Objects *o, const Ident *w, const char *path, const unsigned
   if (abfd && !id_matches(ob, where)) {
     bfd_close(abfd);
     free(ob->path);
+    free(ob->abspath);
     o->bad = xrealloc(o->bad, (o->nbad + 1) * sizeof *o->bad);
     struct ObjBad *b = &o->bad[o->nbad];
     b->who = *w;
@@ -274,17 +311,9 @@ static Obj *new_obj(Objects *o, const Ident *w, const char *path, const unsigned
     obj_index(o, w, path, id, idlen, SLOT_BAD | o->nbad++);
     return NULL;
   }
-  const char *b = strrchr(path, '/');
-  b = b ? b + 1 : path;
-  size_t bl = strlen(b) + 4;
-  /* "[vdso]" is named so already */
-  int br = b[0] == '[' && b[strlen(b) - 1] == ']';
-  ob->gap = xmalloc(bl);
-  snprintf(ob->gap, bl, br ? "%s" : "[%s]", b);
-  ob->suffix = xmalloc(bl + 1);
-  snprintf(ob->suffix, bl + 1, br ? " %s" : " [%s]", b);
+  obj_names(ob, NULL);
   o->n++;
-  obj_index(o, w, path, id, idlen, o->n);
+  obj_index(o, w, path, id, idlen, o->n - 1);
   return &o->v[o->n - 1];
 }
 
@@ -441,9 +470,9 @@ static void read_manifest(Objects *o, const char *profile)
       continue;
     }
     const char *path = line + pos;
-    Ident w = ident_of(path);
+    ObjIdent w = ident_of(path);
     int left_out;
-    Obj *ob = find_obj(o, &w, path, id, (size_t)idlen, &left_out);
+    Object *ob = find_obj(o, &w, path, id, (size_t)idlen, &left_out);
     if (!ob && (left_out || !(ob = new_obj(o, &w, path, id, (size_t)idlen, lo, hi, man)))) continue;
     mf->v = xrealloc(mf->v, (mf->len + 1) * sizeof *mf->v);
     mf->v[mf->len].n = strtoul(file, NULL, 10);
@@ -538,14 +567,7 @@ static int elf_load(Elf *e, const char *path)
 }
 
 typedef struct {
-  vma_t addr, size;
-  const char *name;             /* inside the Elf's bytes */
-  int local;
-  size_t seq;                   /* place in the symbol table */
-} FSym;
-
-typedef struct {
-  FSym *v;
+  ObjFunc *v;                   /* names inside the Elf's bytes */
   size_t n, cap;
 } FSymV;
 
@@ -596,7 +618,7 @@ static void elf_funcs(const Elf *e, uint32_t type, vma_t lo, vma_t hi, FSymV *ou
         out->v = xrealloc(out->v, out->cap * sizeof *out->v);
       }
       /* a size running past the text is cut there */
-      out->v[out->n] = (FSym){ value, size > hi - value ? hi - value : size, nm, bind == STB_LOCAL,
+      out->v[out->n] = (ObjFunc){ value, size > hi - value ? hi - value : size, nm, bind == STB_LOCAL,
                                out->n };
       out->n++;
     }
@@ -607,7 +629,7 @@ static void elf_funcs(const Elf *e, uint32_t type, vma_t lo, vma_t hi, FSymV *ou
    under /usr/lib/debug/.build-id, else .gnu_debuglink's name beside the
    object, in its .debug/, or under /usr/lib/debug + its directory
    (DEBUG: -d's bits). */
-static int debug_file(const Obj *ob, Elf *e, unsigned debug)
+static int debug_file(const Object *ob, Elf *e, unsigned debug)
 {
   Core c;
   unsigned char id[ID_MAX];
@@ -661,24 +683,77 @@ static int debug_file(const Obj *ob, Elf *e, unsigned debug)
 
 static int fsym_cmp(const void *a, const void *b)
 {
-  const FSym *x = a, *y = b;
+  const ObjFunc *x = a, *y = b;
   if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;    /* table order: qsort is not stable */
 }
 
-/* OB's functions and gap symbols, at its addresses plus ob->base,
-   finalized as a table of their own, in T (empty, its opts set). */
-static void object_syms(const Obj *ob, SymTab *t)
+/* E's PT_LOAD program headers into OB (E: the file's first bytes or all
+   of it; the headers past them: the whole file is read, with PATH). */
+static void elf_segs(Object *ob, Elf *e, const char *path)
 {
+  Elf whole;
+  memset(&whole, 0, sizeof whole);
+  ob->segs_read = 1;
+  uint64_t phoff = get(e, e->is64 ? 0x20 : 0x1c, e->is64 ? 8 : 4);
+  unsigned entsz = (unsigned)get(e, e->is64 ? 0x36 : 0x2a, 2);
+  unsigned phnum = (unsigned)get(e, e->is64 ? 0x38 : 0x2c, 2);
+  if (phoff > e->n || (uint64_t)phnum * entsz > e->n - phoff) {
+    if (!path || !elf_load(&whole, path)) return;
+    e = &whole;
+  }
+  unsigned need = e->is64 ? 56 : 32;
+  for (unsigned i = 0; entsz >= need && phoff <= e->n && i < phnum; i++) {
+    if ((uint64_t)(i + 1) * entsz > e->n - phoff) break;
+    size_t q = (size_t)phoff + (size_t)i * entsz;
+    if ((uint32_t)get(e, q, 4) != PT_LOAD) continue;
+    ob->segs = xrealloc(ob->segs, (ob->nsegs + 1) * sizeof *ob->segs);
+    ob->segs[ob->nsegs++] = (ObjSeg){
+      .flags = (uint32_t)get(e, q + (e->is64 ? 4 : 24), 4),
+      .offset = get(e, q + (e->is64 ? 8 : 4), e->is64 ? 8 : 4),
+      .vaddr = get(e, q + (e->is64 ? 16 : 8), e->is64 ? 8 : 4),
+      .filesz = get(e, q + (e->is64 ? 32 : 16), e->is64 ? 8 : 4),
+      .memsz = get(e, q + (e->is64 ? 40 : 20), e->is64 ? 8 : 4),
+    };
+  }
+  free(whole.d);
+}
+
+/* The headers only (they are at the file's start in every object a
+   linker writes), else the whole file. */
+#define ELF_HEAD_MAX (64 << 10)
+
+size_t object_segs(Object *ob, const ObjSeg **segs)
+{
+  if (!ob->segs_read) {
+    Elf e;
+    ob->segs_read = 1;
+    if (ob->path && elf_load_head(&e, ob->path, ELF_HEAD_MAX)) {
+      elf_segs(ob, &e, ob->path);
+      free(e.d);
+    }
+  }
+  *segs = ob->segs;
+  return ob->nsegs;
+}
+
+/* OB's functions in [text_lo, text_hi), read once: its ELF .symtab, else
+   its debug file's, else its .dynsym (DEBUG: -d's bits); its segments
+   from the same read. */
+static void object_funcs(Object *ob, unsigned debug)
+{
+  if (ob->funcs_read) return;
+  ob->funcs_read = 1;
   Elf e, dbg;
   FSymV fv = { 0, 0, 0 };
   memset(&e, 0, sizeof e);
   memset(&dbg, 0, sizeof dbg);
   int have = ob->abfd && elf_load(&e, ob->path);
   const char *from = "none";
+  if (have && !ob->segs_read) elf_segs(ob, &e, NULL);
   if (have) elf_funcs(&e, SHT_SYMTAB, ob->text_lo, ob->text_hi, &fv);
   if (fv.n) from = ".symtab";
-  if (!fv.n && debug_file(ob, &dbg, t->opts.debug)) {
+  if (!fv.n && debug_file(ob, &dbg, debug)) {
     elf_funcs(&dbg, SHT_SYMTAB, ob->text_lo, ob->text_hi, &fv);
     if (fv.n) from = "debug file";
   }
@@ -686,11 +761,35 @@ static void object_syms(const Obj *ob, SymTab *t)
     elf_funcs(&e, SHT_DYNSYM, ob->text_lo, ob->text_hi, &fv);
     if (fv.n) from = ".dynsym";
   }
-  DBG(t->opts.debug, DBG_SYMTAB, "objects: %s: %zu functions from %s%s\n", ob->path, fv.n, from,
-      ob->program ? " (the program's, for the names of the exports)" : "");
+  ob->fn_from = from;
   /* by address, ties in table order (symtab_finalize keeps the earlier
      of equals) */
   if (fv.n) qsort(fv.v, fv.n, sizeof *fv.v, fsym_cmp);
+  /* the names, out of the file's bytes */
+  size_t nl = 0;
+  for (size_t i = 0; i < fv.n; i++) nl += strlen(fv.v[i].name) + 1;
+  ob->fn_names = xmalloc(nl + 1);
+  nl = 0;
+  for (size_t i = 0; i < fv.n; i++) {
+    size_t l = strlen(fv.v[i].name) + 1;
+    memcpy(ob->fn_names + nl, fv.v[i].name, l);
+    fv.v[i].name = ob->fn_names + nl;
+    nl += l;
+  }
+  ob->fn = fv.v;
+  ob->nfn = fv.n;
+  free(e.d);
+  free(dbg.d);
+}
+
+/* OB's functions and gap symbols, at its addresses plus BASE,
+   finalized as a table of their own, in T (empty, its opts set). */
+static void object_syms(Object *ob, vma_t base, SymTab *t)
+{
+  object_funcs(ob, t->opts.debug);
+  FSymV fv = { ob->fn, ob->nfn, ob->nfn };
+  DBG(t->opts.debug, DBG_SYMTAB, "objects: %s: %zu functions from %s%s\n", ob->path, fv.n, ob->fn_from,
+      ob->program ? " (the program's, for the names of the exports)" : "");
   size_t cap = 2 * fv.n + 2;
   t->base = xmalloc(cap * sizeof *t->base);
   t->len = 0;
@@ -700,14 +799,14 @@ static void object_syms(const Obj *ob, SymTab *t)
     if (at > covered) {         /* nothing known from COVERED to AT */
       Sym *g = &t->base[t->len++];
       sym_init(g);
-      g->addr = covered + ob->base;
+      g->addr = covered + base;
       g->name = ob->gap;
       g->is_static = 1;
       g->file_done = 1;
       g->bfd_seq = (unsigned)t->len;
     }
     if (i == fv.n) break;
-    const FSym *f = &fv.v[i];
+    const ObjFunc *f = &fv.v[i];
     vma_t end = f->addr + f->size;
     if (!f->size) {             /* no size: up to the next symbol */
       size_t k = i + 1;
@@ -718,7 +817,7 @@ static void object_syms(const Obj *ob, SymTab *t)
     if (f->addr > covered) covered = f->addr;
     Sym *s = &t->base[t->len++];
     sym_init(s);
-    s->addr = f->addr + ob->base;
+    s->addr = f->addr + base;
     size_t nl = strlen(f->name) + strlen(ob->suffix) + 1;
     char *n = xmalloc(nl);
     snprintf(n, nl, "%s%s", f->name, ob->suffix);
@@ -741,7 +840,7 @@ static void object_syms(const Obj *ob, SymTab *t)
   /* the end of the text: the object's last symbol, its own address only */
   Sym *g = &t->base[t->len++];
   sym_init(g);
-  g->addr = ob->text_hi + ob->base;
+  g->addr = ob->text_hi + base;
   g->name = ob->gap;
   g->is_static = 1;
   g->file_done = 1;
@@ -749,27 +848,42 @@ static void object_syms(const Obj *ob, SymTab *t)
   /* names at one address: symtab_finalize keeps one (sym_prefer); the
      others' names are not freed (a few bytes) */
   symtab_finalize(t);
-  free(fv.v);
-  free(e.d);
-  free(dbg.d);
 }
 
-/* Appends the symbols of objects [FROM, o->n) to TAB, each at its base:
-   the program's symbols stay first (and where they are in the table's
-   order), each object's after them in one aligned block. */
+static void append_parts(SymTab *tab, Object *const *obs, const vma_t *bases, size_t np);
+
+/* Appends the symbols of objects [FROM, o->n) to TAB, each at its base
+   (append_parts). */
 static void append_syms(Objects *o, SymTab *tab, size_t from)
 {
-  SymTab *parts = xcalloc(o->n - from, sizeof *parts);
-  size_t total = tab->len;
+  size_t np = o->n - from;
+  Object **obs = xmalloc((np + 1) * sizeof *obs);
+  vma_t *bases = xmalloc((np + 1) * sizeof *bases);
   for (size_t k = from; k < o->n; k++) {
-    parts[k - from].opts = tab->opts;
-    object_syms(&o->v[k], &parts[k - from]);
-    total += parts[k - from].len;
+    obs[k - from] = &o->v[k];
+    bases[k - from] = o->v[k].base;
+  }
+  append_parts(tab, obs, bases, np);
+  free(obs);
+  free(bases);
+}
+
+/* Appends the symbols of OBS[0..NP), each at BASES[k], to TAB: the
+   program's symbols stay first (and where they are in the table's order),
+   each object's after them in one aligned block. */
+static void append_parts(SymTab *tab, Object *const *obs, const vma_t *bases, size_t np)
+{
+  SymTab *parts = xcalloc(np, sizeof *parts);
+  size_t total = tab->len;
+  for (size_t k = 0; k < np; k++) {
+    parts[k].opts = tab->opts;
+    object_syms(obs[k], bases[k], &parts[k]);
+    total += parts[k].len;
   }
   Sym *nb = xmalloc_huge((total + 1) * sizeof *nb);
   size_t n = tab->len;
   if (n) memcpy(nb, tab->base, n * sizeof *nb);
-  for (size_t k = 0; k < o->n - from; k++) {
+  for (size_t k = 0; k < np; k++) {
     memcpy(nb + n, parts[k].base, parts[k].len * sizeof *nb);
     n += parts[k].len;
     free(parts[k].base);
@@ -805,7 +919,9 @@ static vma_t first_base(const SymTab *tab)
 /* The base of the next object O takes: a span above the last. */
 static vma_t next_base(const Objects *o, const SymTab *tab)
 {
-  return o->n ? o->v[o->n - 1].base + OBJ_SPAN : first_base(tab);
+  vma_t b = o->n ? o->v[0].names_base : 0;
+  if (o->n > 1 && o->v[o->n - 1].base > b) b = o->v[o->n - 1].base;
+  return b ? b + OBJ_SPAN : first_base(tab);
 }
 
 int objects_copy_syms(SymTab *to, const SymTab *from)
@@ -848,27 +964,29 @@ void objects_share(Objects *to, const Objects *from)
 
 void objects_load(Objects *o, SymTab *tab, char *const *files, int nfiles)
 {
-  memset(o, 0, sizeof *o);
+  objects_program(o, NULL, NULL);
   if (!tab->len) return;        /* (GNU's "no symbols" came first) */
   for (int i = 0; i < nfiles; i++) read_manifest(o, files[i]);
-  if (!o->n) return;
+  if (o->n == 1) return;
   vma_t base = first_base(tab);
-  for (size_t k = 0; k < o->n; k++) o->v[k].base = base + k * OBJ_SPAN;
-  append_syms(o, tab, 0);
+  for (size_t k = 1; k < o->n; k++) o->v[k].base = base + (k - 1) * OBJ_SPAN;
+  append_syms(o, tab, 1);
 }
 
-void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t *bases)
+void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t *bases, uint32_t *objix)
 {
+  objects_program(o, NULL, NULL);
   size_t from = o->n;
   for (size_t i = 0; i < n; i++) {
     const ObjectRef *r = &refs[i];
     bases[i] = 0;
+    objix[i] = 0;
     if (!tab->len || r->idlen > ID_MAX || r->hi < r->lo || r->hi - r->lo >= OBJ_SPAN
         || r->lo >= OBJ_SPAN)
       continue;
-    Ident w = ident_of(r->path);
+    ObjIdent w = ident_of(r->path);
     int left_out;
-    Obj *ob = find_obj(o, &w, r->path, r->id, r->idlen, &left_out);
+    Object *ob = find_obj(o, &w, r->path, r->id, r->idlen, &left_out);
     if (left_out) continue;
     if (!ob) {
       vma_t base = next_base(o, tab);
@@ -877,70 +995,60 @@ void objects_add(Objects *o, SymTab *tab, const ObjectRef *refs, size_t n, vma_t
       ob->stacks_only = 1;
     }
     bases[i] = ob->base;
+    objix[i] = (uint32_t)(ob - o->v);
   }
   /* one copy of the table for all of them */
   if (o->n > from) append_syms(o, tab, from);
 }
 
-vma_t objects_add_program(Objects *o, SymTab *tab, const char *path, vma_t lo, vma_t hi)
+vma_t objects_add_program(Objects *o, SymTab *tab)
 {
+  objects_program(o, NULL, NULL);
+  Object *ob = &o->v[0];
+  vma_t lo = ob->text_lo, hi = ob->text_hi;
   if (!tab->len || hi <= lo || hi - lo >= OBJ_SPAN || lo >= OBJ_SPAN) return 0;
-  Ident w = ident_of(path);
-  if (!w.file) return 0;
+  if (!ob->who.file || ob->names_base) return ob->names_base;
+  if (too_many(o, ob->path, ob->path)) return 0;
   vma_t base = next_base(o, tab);
-  size_t from = o->n;
-  /* (a name of its own, so that no stack's object is taken for it) */
-  Obj *ob = new_obj(o, &w, path, (const unsigned char *)"", 0, lo, hi, path);
-  if (!ob) return 0;
-  ob->base = base;
-  ob->stacks_only = 1;
-  ob->program = 1;
-  free(ob->suffix);
-  ob->suffix = xstrdup("");   /* named as the program's own functions */
-  append_syms(o, tab, from);
+  append_parts(tab, &ob, &base, 1);
+  ob->names_base = base;
   return base;
+}
+
+int objects_exec_segment_of(const ObjSeg *segs, size_t n, vma_t lo, vma_t hi, vma_t *vaddr, vma_t *end,
+                            uint64_t *offset)
+{
+  for (size_t i = 0; i < n; i++) {
+    const ObjSeg *g = &segs[i];
+    if (!(g->flags & PF_X) || g->vaddr >= hi || g->vaddr + g->memsz <= lo) continue;
+    /* as the kernel maps it: whole pages */
+    uint64_t page = 4096, head = g->vaddr % page;
+    if (g->offset % page != head) head = 0;   /* (not mappable: as written) */
+    *vaddr = g->vaddr - head;
+    *end = (g->vaddr + g->memsz + page - 1) / page * page;
+    *offset = g->offset - head;
+    return 1;
+  }
+  return 0;
 }
 
 int objects_exec_segment(const char *path, vma_t lo, vma_t hi, vma_t *vaddr, vma_t *end, uint64_t *offset)
 {
-  Elf e;
-  int found = 0;
-  /* the headers only (they are at the file's start in every object a
-     linker writes), else the whole file */
-  if (!path || !elf_load_head(&e, path, 64 << 10)) return 0;
-  uint64_t phoff = get(&e, e.is64 ? 0x20 : 0x1c, e.is64 ? 8 : 4);
-  unsigned entsz = (unsigned)get(&e, e.is64 ? 0x36 : 0x2a, 2);
-  unsigned phnum = (unsigned)get(&e, e.is64 ? 0x38 : 0x2c, 2);
-  if (phoff > e.n || (uint64_t)phnum * entsz > e.n - phoff) {
-    free(e.d);
-    if (!elf_load(&e, path)) return 0;
-  }
-  unsigned need = e.is64 ? 56 : 32;
-  for (unsigned i = 0; !found && entsz >= need && phoff <= e.n && i < phnum; i++) {
-    if ((uint64_t)(i + 1) * entsz > e.n - phoff) break;
-    size_t q = (size_t)phoff + (size_t)i * entsz;
-    uint32_t type = (uint32_t)get(&e, q, 4);
-    uint32_t flags = (uint32_t)get(&e, q + (e.is64 ? 4 : 24), 4);
-    uint64_t off = get(&e, q + (e.is64 ? 8 : 4), e.is64 ? 8 : 4);
-    uint64_t va = get(&e, q + (e.is64 ? 16 : 8), e.is64 ? 8 : 4);
-    uint64_t memsz = get(&e, q + (e.is64 ? 40 : 20), e.is64 ? 8 : 4);
-    if (type != PT_LOAD || !(flags & PF_X) || va >= hi || va + memsz <= lo) continue;
-    /* as the kernel maps it: whole pages */
-    uint64_t page = 4096, head = va % page;
-    if (off % page != head) head = 0;   /* (not mappable: as written) */
-    *vaddr = va - head;
-    *end = (va + memsz + page - 1) / page * page;
-    *offset = off - head;
-    found = 1;
-  }
-  free(e.d);
+  if (!path) return 0;
+  Object ob;
+  memset(&ob, 0, sizeof ob);
+  ob.path = (char *)path;
+  const ObjSeg *segs;
+  size_t n = object_segs(&ob, &segs);
+  int found = objects_exec_segment_of(segs, n, lo, hi, vaddr, end, offset);
+  free(ob.segs);
   return found;
 }
 
 /* What an object's file's arcs are read with. */
 typedef struct {
   Objects *o;
-  const Obj *ob;
+  const Object *ob;
   const ObjManifest *mf;
   int narrow;                   /* the file's addresses are 4 bytes */
   struct ObjSum *sum;           /* -s: the object's sum, or NULL */
@@ -988,7 +1096,7 @@ static int outside_caller(const ArcSink *a, vma_t from, long *obj, vma_t *addr)
 
 /* An arc of the file being read, its caller renumbered: an outside
    caller names an object by its number in the run's manifest, which
-   becomes its place in O plus one (the program stays 0; a number the
+   becomes its place in O (the program stays 0; a number the
    manifest does not name becomes none). */
 static void sum_arc(const ArcSink *a, vma_t from, vma_t self, uint64_t count)
 {
@@ -996,7 +1104,7 @@ static void sum_arc(const ArcSink *a, vma_t from, vma_t self, uint64_t count)
   vma_t addr;
   if (outside_caller(a, from, &k, &addr)) {
     unsigned long none = a->narrow ? CALLER_NONE32 : CALLER_NONE;
-    unsigned long to = k == OBJ_PROGRAM ? 0 : k == OBJ_NONE ? none : (unsigned long)k + 1;
+    unsigned long to = k == OBJ_PROGRAM ? 0 : k == OBJ_NONE ? none : (unsigned long)k;
     if (a->narrow)              /* 255 objects at most there (libprof's limit too) */
       from = (vma_t)1 << 31 | (vma_t)(to > 254 ? none : to) << 23 | addr;
     else
@@ -1023,7 +1131,7 @@ static int sum_arc_cmp(const void *x, const void *y)
    as summed, a bin over 65535 carried into further records over the same
    range (gprof, GNU's too, adds them); then the arcs, one per caller and
    callee, a count over 32 bits in several records. */
-static void sum_encode(const Obj *ob, struct ObjSum *s, const Profile *p)
+static void sum_encode(const Object *ob, struct ObjSum *s, const Profile *p)
 {
   FILE *f = open_memstream(&s->bytes, &s->len);
   if (!f) msg_fatal("%s\n", strerror(errno));
@@ -1104,14 +1212,14 @@ void objects_write_sum(Objects *o, const char *sum)
   if (!m) msg_fatal("%s\n", strerror(errno));
   fprintf(m, "libprof-objects 1\n# file build-id load-base text-start text-end path "
           "(summed by gprof -s: no load base)\n");
-  for (size_t k = 0; k < o->n; k++) {
-    const Obj *ob = &o->v[k];
+  for (size_t k = 1; k < o->n; k++) {
+    const Object *ob = &o->v[k];
     struct ObjSum *s = &o->sums[k];
     if (ob->stacks_only || !s->bytes) continue;
     const char *b = strrchr(ob->path, '/');
     b = b ? b + 1 : ob->path;
     char file[64];
-    snprintf(file, sizeof file, "%zu-", k + 1);
+    snprintf(file, sizeof file, "%zu-", k);
     size_t nl = strlen(dir) + strlen(file) + strlen(b) + 2;
     char *name = xmalloc(nl);
     snprintf(name, nl, "%s/%s%s", dir, file, b);
@@ -1140,14 +1248,14 @@ void objects_write_sum(Objects *o, const char *sum)
 static void take_arc(void *arg, vma_t from, vma_t self, uint64_t count)
 {
   ArcSink *a = arg;
-  const Obj *ob = a->ob;
+  const Object *ob = a->ob;
   if (a->sum && count) sum_arc(a, from, self, count);
   if (self < ob->text_lo || self >= ob->text_hi || !count) return;
   long k;
   vma_t addr;
   if (outside_caller(a, from, &k, &addr)) {
     if (k == OBJ_NONE) return;  /* dropped, as GNU drops a caller it cannot place */
-    const Obj *c = k == OBJ_PROGRAM ? NULL : &a->o->v[k];
+    const Object *c = k == OBJ_PROGRAM ? NULL : &a->o->v[k];
     if (c && (addr < c->text_lo || addr >= c->text_hi)) return;
     from = c ? addr + c->base : addr;
   } else {
@@ -1170,8 +1278,8 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian, co
   memset(&none, 0, sizeof none);
   none.opts.debug = go->debug;
   sym_id_init(&specs);
-  for (size_t k = 0; k < o->n; k++) {
-    Obj *ob = &o->v[k];
+  for (size_t k = 1; k < o->n; k++) {
+    Object *ob = &o->v[k];
     if (ob->stacks_only) continue;  /* (no file) */
     Profile p;
     Core c;
@@ -1221,7 +1329,7 @@ int objects_read_hist(Objects *o, HistSet *hs, int addr_size, int big_endian, co
 
 void objects_settle(Objects *o, SymTab *tab)
 {
-  if (!o->n) return;
+  if (!objects_present(o)) return;
   /* the arcs' ends, found while every gap symbol still has its place */
   size_t na = 0;
   for (size_t i = 0; i < o->narcs; i++) {
@@ -1235,12 +1343,15 @@ void objects_settle(Objects *o, SymTab *tab)
   o->narcs = na;
   size_t *moved = xmalloc(tab->len * sizeof *moved);   /* old place -> new */
   Sym **first = xcalloc(o->n, sizeof *first);
-  size_t out = tab->nmain, k = 0, i;
+  size_t out = tab->nmain, k = 1, i;
+  vma_t names = o->v[0].names_base;
   for (i = 0; i < tab->nmain; i++) moved[i] = i;
   for (i = tab->nmain; i < tab->len; i++) {
     Sym *s = &tab->base[i];
+    /* objects_add's and the program's names come last: from here on the
+       stacks' only */
+    if (names && s->addr >= names) break;
     while (k + 1 < o->n && s->addr >= o->v[k + 1].base) k++;
-    /* objects_add's come last: from here on the stacks' only */
     if (o->v[k].stacks_only) break;
     if (s->name == o->v[k].gap) {
       if (first[k]) {           /* one row per object: the first */
@@ -1314,12 +1425,16 @@ void objects_free(Objects *o)
 {
   if (o->in_open) bounded_close(&o->in);
   for (size_t k = 0; k < o->n; k++) {
-    Obj *ob = &o->v[k];
-    if (ob->abfd) bfd_close(ob->abfd);
+    Object *ob = &o->v[k];
+    if (ob->abfd && !ob->program) bfd_close(ob->abfd);
     for (size_t i = 0; i < ob->nfiles; i++) free(ob->files[i]);
     free(ob->files);
     free(ob->file_man);
     free(ob->path);
+    free(ob->abspath);
+    free(ob->segs);
+    free(ob->fn);
+    free(ob->fn_names);
     free(ob->gap);
     free(ob->suffix);
   }

@@ -33,7 +33,7 @@ typedef struct {
   char *path;
   uint64_t from, to;            /* its span of map epochs (version 2) */
   int spanned;                  /* a span line gave them */
-  uint32_t u;                   /* index in Stacks.objs once a frame is in it */
+  uint32_t u;                   /* index in Stacks.loads once a frame is in it */
 } FileObj;
 
 /* A span line (version 2), matched to its object after the file. */
@@ -333,15 +333,15 @@ static int check_program(const Reader *r, const FileObj *o)
   return 1;
 }
 
-/* The union object (st->objs) FILE object O is, added when first met. */
+/* The union object (st->loads) FILE object O is, added when first met. */
 static uint32_t union_obj(Reader *r, FileObj *o)
 {
   Stacks *st = r->st;
   if (o->u != NONE) return o->u;
   uint32_t u = 0;
-  if (o->k != 0) {              /* the program is objs[0], whatever its path */
-    for (u = 1; u < st->nobjs; u++) {
-      const StackObj *so = &st->objs[u];
+  if (o->k != 0) {              /* the program is loads[0], whatever its path */
+    for (u = 1; u < st->nloads; u++) {
+      const Load *so = &st->loads[u];
       /* one per file and place: a load generation elsewhere (or another
          object where one was) is an object of its own, in the names and
          pprof's mappings */
@@ -349,15 +349,15 @@ static uint32_t union_obj(Reader *r, FileObj *o)
           && (r->sum || (so->base == o->base && so->lo == o->lo && so->hi == o->hi)))
         break;
     }
-    if (u == st->nobjs) {
-      if (st->nobjs > STK_OBJS_MAX) bad(r, "more than %d objects in the stacks", STK_OBJS_MAX);
-      st->objs = xrealloc(st->objs, (st->nobjs + 1) * sizeof *st->objs);
-      st->nobjs++;
+    if (u == st->nloads) {
+      if (st->nloads > STK_OBJS_MAX) bad(r, "more than %d objects in the stacks", STK_OBJS_MAX);
+      st->loads = xrealloc(st->loads, (st->nloads + 1) * sizeof *st->loads);
+      st->nloads++;
     } else {
       return o->u = u;
     }
   }
-  StackObj *so = &st->objs[u];
+  Load *so = &st->loads[u];
   if (u == 0 && so->path) return o->u = 0;
   memset(so, 0, sizeof *so);
   so->path = xstrdup(o->path);
@@ -368,6 +368,7 @@ static uint32_t union_obj(Reader *r, FileObj *o)
   so->hi = o->hi;
   so->from = o->from;
   so->to = o->to;
+  so->object = NONE;
   return o->u = u;
 }
 
@@ -399,9 +400,9 @@ static int map_frames(Reader *r)
   }
   r->line = 0;
   if (!check_program(r, &r->obj[0])) return 0;
-  if (!st->nobjs) {             /* objs[0]: the program */
-    st->objs = xcalloc(1, sizeof *st->objs);
-    st->nobjs = 1;
+  if (!st->nloads) {            /* loads[0]: the program */
+    st->loads = xcalloc(1, sizeof *st->loads);
+    st->nloads = 1;
   }
   union_obj(r, &r->obj[0]);
   qsort(r->obj, r->nobj, sizeof *r->obj, cmp_lo);
@@ -524,39 +525,36 @@ static int read_file(Reader *r)
    frames' addresses moved to the table's. */
 static void place_objects(Stacks *st, Objects *objs, SymTab *tab, char *const *where)
 {
-  if (st->nobjs > 1) {
-    size_t n = st->nobjs - 1;
+  if (st->nloads > 1) {
+    size_t n = st->nloads - 1;
     ObjectRef *refs = xcalloc(n, sizeof *refs);
     vma_t *bases = xcalloc(n, sizeof *bases);
-    for (size_t k = 1; k < st->nobjs; k++) {
-      StackObj *so = &st->objs[k];
+    uint32_t *objix = xcalloc(n, sizeof *objix);
+    for (size_t k = 1; k < st->nloads; k++) {
+      Load *so = &st->loads[k];
       refs[k - 1] = (ObjectRef){ so->path, so->id, so->idlen, so->lo - so->base, so->hi - so->base,
                                  where[k] };
     }
-    objects_add(objs, tab, refs, n, bases);
-    for (size_t k = 1; k < st->nobjs; k++) {
-      st->objs[k].shift = bases[k - 1];
-      st->objs[k].known = bases[k - 1] != 0;
+    objects_add(objs, tab, refs, n, bases, objix);
+    for (size_t k = 1; k < st->nloads; k++) {
+      st->loads[k].shift = bases[k - 1];
+      st->loads[k].known = bases[k - 1] != 0;
+      st->loads[k].object = bases[k - 1] ? objix[k - 1] : NONE;
     }
     free(refs);
     free(bases);
+    free(objix);
   }
-  if (st->nobjs) st->objs[0].known = 1;
+  if (st->nloads) {
+    st->loads[0].known = 1;
+    st->loads[0].object = 0;
+  }
   /* the program's functions as its ELF table has them, for the names
      (not with -S's table, nor -a's: that table is what was asked for) */
-  vma_t r[64][2];
-  size_t nr;
-  if (st->nobjs && tab->core && tab->core->abfd && !tab->opts.external && !tab->opts.no_static
-      && (nr = core_code_ranges(tab->core, r, 64))) {
-    vma_t lo = r[0][0], hi = r[0][1];
-    for (size_t k = 1; k < nr; k++) {
-      if (r[k][0] < lo) lo = r[k][0];
-      if (r[k][1] > hi) hi = r[k][1];
-    }
-    st->names_base = objects_add_program(objs, tab, bfd_get_filename(tab->core->abfd), lo, hi);
-  }
+  if (st->nloads && tab->core && tab->core->abfd && !tab->opts.external && !tab->opts.no_static)
+    st->names_base = objects_add_program(objs, tab);
   for (size_t i = 0; i < st->nframes; i++)
-    if (st->obj[i] != NONE) st->addr[i] += st->objs[st->obj[i]].shift;
+    if (st->obj[i] != NONE) st->addr[i] += st->loads[st->obj[i]].shift;
 }
 
 /* The last symbol of TAB starting at or below A (objects' symbols too,
@@ -675,9 +673,9 @@ static void mark_gaps(Stacks *st, const SymTab *tab)
   st->gap = xcalloc(st->nframes + 1, 1);
   for (size_t i = 0; i < st->nframes; i++) {
     uint32_t k = st->obj[i];
-    if (k == NONE || k == 0 || !st->objs[k].known) continue;
+    if (k == NONE || k == 0 || !st->loads[k].known) continue;
     const Sym *s = lookup_any(tab, st->addr[i]);
-    st->gap[i] = !s || s->addr < st->objs[k].shift || !s->is_func;
+    st->gap[i] = !s || s->addr < st->loads[k].shift || !s->is_func;
   }
 }
 
@@ -726,8 +724,8 @@ static void read_files(Stacks *st, Reader *r, char *const *files, int nfiles)
     if (read_file(r)) st->present = 1;
     bounded_close(&r->in);
     r->open = 0;
-    r->where = xrealloc(r->where, (st->nobjs + 1) * sizeof *r->where);
-    for (; r->nwhere < st->nobjs; r->nwhere++) r->where[r->nwhere] = xstrdup(r->path);
+    r->where = xrealloc(r->where, (st->nloads + 1) * sizeof *r->where);
+    for (; r->nwhere < st->nloads; r->nwhere++) r->where[r->nwhere] = xstrdup(r->path);
     drop_file_objs(r);
   }
 }
@@ -765,10 +763,12 @@ static void load(Stacks *st, char *const *files, int nfiles, const unsigned char
 
 void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int nfiles)
 {
-  unsigned char id[OBJECTS_ID_MAX];
-  int n = tab->core ? core_build_id(tab->core, id, sizeof id) : 0;
+  /* the program: Object 0 (the driver's, made from the Core; else one
+     made here) */
+  objects_program(objs, tab->core, NULL);
+  const Object *prog = &objs->v[0];
   /* (the note's own length: an id may end in zero bytes) */
-  load(st, files, nfiles, n > 0 ? id : NULL, n > 0 ? (size_t)n : 0, objs, tab);
+  load(st, files, nfiles, prog->idlen ? prog->id : NULL, prog->idlen, objs, tab);
 }
 
 void stacks_read(Stacks *st, char *const *files, int nfiles, const unsigned char *build_id, size_t idlen)
@@ -798,15 +798,15 @@ void stacks_resolve(Stacks *st, const SymTab *tab)
     }
   }
   /* per object: the row its gaps became (its first gap symbol) */
-  Sym **gaprow = xcalloc(st->nobjs + 1, sizeof *gaprow);
-  for (size_t k = 1; k < st->nobjs; k++) {
-    if (!st->objs[k].known) continue;
-    Sym *s = lookup_any(tab, st->objs[k].shift);
+  Sym **gaprow = xcalloc(st->nloads + 1, sizeof *gaprow);
+  for (size_t k = 1; k < st->nloads; k++) {
+    if (!st->loads[k].known) continue;
+    Sym *s = lookup_any(tab, st->loads[k].shift);
     size_t i = s ? (size_t)(s - tab->base) : 0;
-    if (s && s->addr < st->objs[k].shift) i++;
+    if (s && s->addr < st->loads[k].shift) i++;
     size_t end = tab->len + tab->ntail;
     for (; i < end && tab->base[i].is_func; i++) {}
-    if (i < end && tab->base[i].addr >= st->objs[k].shift) gaprow[k] = &tab->base[i];
+    if (i < end && tab->base[i].addr >= st->loads[k].shift) gaprow[k] = &tab->base[i];
   }
   for (size_t i = 0; i < st->nframes; i++) {
     uint32_t k = st->obj[i];
@@ -822,12 +822,12 @@ void stacks_resolve(Stacks *st, const SymTab *tab)
       Sym *t = st->names_base ? lookup_any(tab, st->addr[i] + st->names_base) : NULL;
       if (t && t->is_func && t->addr >= st->names_base && (!s || s->addr != t->addr - st->names_base))
         s = t;
-    } else if (k != NONE && st->objs[k].known) {
+    } else if (k != NONE && st->loads[k].known) {
       if (st->gap[i]) {
         s = gaprow[k];
       } else {
         s = lookup_any(tab, st->addr[i]);
-        if (s && s->addr < st->objs[k].shift) s = NULL;
+        if (s && s->addr < st->loads[k].shift) s = NULL;
       }
     }
     st->sym[i] = s;
@@ -837,9 +837,9 @@ void stacks_resolve(Stacks *st, const SymTab *tab)
   /* the names of frames without a function, made here so that reading
      them changes nothing */
   if (!st->objname) {
-    st->objname = xcalloc(st->nobjs + 1, sizeof *st->objname);
-    for (size_t k = 0; k < st->nobjs; k++) {
-      const char *b = base_name(st->objs[k].path);
+    st->objname = xcalloc(st->nloads + 1, sizeof *st->objname);
+    for (size_t k = 0; k < st->nloads; k++) {
+      const char *b = base_name(st->loads[k].path);
       size_t l = strlen(b) + 3;
       st->objname[k] = xmalloc(l);
       /* "[vdso]" is named so already */
@@ -883,14 +883,14 @@ uint64_t stacks_total(const Stacks *st)
 void stacks_free(Stacks *st)
 {
   reader_free(st->reader);
-  for (size_t k = 0; k < st->nobjs; k++) {
-    free(st->objs[k].path);
+  for (size_t k = 0; k < st->nloads; k++) {
+    free(st->loads[k].path);
     if (st->objname) free(st->objname[k]);
   }
   for (size_t i = 0; i < st->nthreads; i++) free(st->threads[i].name);
   if (st->pcname)
     for (size_t i = 0; i < st->nframes; i++) free(st->pcname[i]);
-  free(st->objs);
+  free(st->loads);
   free(st->threads);
   free(st->v);
   free(st->pc);

@@ -15,18 +15,6 @@
 #include "stacks/objects.h"
 
 typedef struct {
-  char *path;                   /* as the stack file names it */
-  unsigned char id[OBJECTS_ID_MAX];
-  size_t idlen;                 /* 0: no build-id */
-  vma_t base;                   /* load bias at run time */
-  vma_t lo, hi;                 /* run-time text */
-  vma_t shift;                  /* symbol-table address = PC - base + shift */
-  int known;                    /* its symbols are in the table */
-  uint64_t from, to;            /* version 2: the map epochs it was loaded
-                                   in, [FROM, TO) (TO UINT64_MAX: to the end) */
-} StackObj;
-
-typedef struct {
   uint32_t tid;
   char *name;                   /* "" when the file has none */
 } StackThread;
@@ -47,15 +35,16 @@ typedef struct {
   uint64_t start_ns;            /* version 2: the earliest profiling start,
                                    ns since the epoch (0: not given) */
   uint64_t duration_ns;         /* from it to the latest end (0: not given) */
-  StackObj *objs;               /* the union of the files' objects; */
-  size_t nobjs;                 /* [0] is the program */
+  Load *loads;                  /* the files' load generations (objects.h
+                                   Load), each once; [0] is the program's */
+  size_t nloads;
   StackThread *threads;
   size_t nthreads;
   Stack *v;                     /* identical stacks of one thread merged */
   size_t n;
   /* per frame, leaf first within each stack: */
   uint64_t *pc;                 /* as recorded (run time) */
-  uint32_t *obj;                /* index into objs, or UINT32_MAX: none */
+  uint32_t *obj;                /* index into loads, or UINT32_MAX: none */
   vma_t *addr;                  /* symbol-table address looked up (a return
                                    address minus 1), 0 when no object; in
                                    an object not in the table (!known) the
@@ -67,8 +56,9 @@ typedef struct {
                                    the gaps into one row per object) */
   size_t nframes;
   vma_t names_base;             /* the program's own functions, clones too
-                                   (objects_add_program), start here in the
-                                   table; 0: not read */
+                                   (objects_add_program: Object 0's
+                                   names_base), start here in the table; 0:
+                                   not read */
   /* stacks_frame_name's strings, made by stacks_resolve */
   char **objname;               /* per object: "[name]" */
   char **pcname;                /* per frame: "0xPC" */
@@ -78,8 +68,9 @@ typedef struct {
 } Stacks;
 
 /* Reads FILES[k].stacks for each profile file that has one (none: st->present
-   stays 0).  Objects other than the program are matched to those OBJS
-   holds or added to it and to TAB (objects_add).  A malformed file:
+   stays 0).  Each load generation's Object is OBJS's: the program Object
+   0, the others matched to those OBJS holds or added to it and to TAB
+   (objects_add).  A malformed file:
    "gprof: F: line N: ..." and exit 1, whatever the bytes; memory grows
    with the bytes read only (a count, depth or number of frames a line
    claims allocates nothing); records of unknown kinds are skipped. */
@@ -87,7 +78,7 @@ void stacks_load(Stacks *st, Objects *objs, SymTab *tab, char *const *files, int
 /* The files read as stacks_load reads them, without a symbol table, for
    -s: a file whose object 0 is not the build BUILD_ID names (IDLEN
    bytes; NULL: not checked) is left out with a warning; an object is one
-   (objs[k]) whatever its load generations, and each frame's ADDR is its
+   (loads[k]) whatever its load generations, and each frame's ADDR is its
    link-time address in it (a return address minus 1); equal stacks of a
    thread merged.  st->present: some file was kept.  Errors as
    stacks_load's. */

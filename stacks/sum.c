@@ -26,7 +26,7 @@
 #define SUM_BASE ((uint64_t)1 << 60)
 #define SUM_SPAN ((uint64_t)1 << 36)
 
-static void hexid(char *out, const StackObj *o)
+static void hexid(char *out, const Load *o)
 {
   for (size_t i = 0; i < o->idlen; i++) sprintf(out + 2 * i, "%02x", o->id[i]);
   if (!o->idlen) strcpy(out, "-");
@@ -54,8 +54,8 @@ void stacks_sum_write(char *const *files, int nfiles, const unsigned char *build
   if (st.hz) fprintf(f, "hz %d\n", st.hz);
   fprintf(f, "depth %d\nsamples %llu\ndropped %llu\n", st.depth ? st.depth : 1,
           (unsigned long long)st.samples, (unsigned long long)st.dropped);
-  for (size_t g = 0; g < st.nobjs; g++) {
-    const StackObj *o = &st.objs[g];
+  for (size_t g = 0; g < st.nloads; g++) {
+    const Load *o = &st.loads[g];
     uint64_t base = g ? SUM_BASE + g * SUM_SPAN : 0;
     char id[2 * OBJECTS_ID_MAX + 1];
     hexid(id, o);

@@ -191,12 +191,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     objects_load(&objs, &tab, pf, 1);
     if (access(stackf, F_OK) == 0) stacks_load(&stk, &objs, &tab, pf, 1);
     sym_id_parse(&specs, &tab);
-    if (objs.n && o->want_sum) objects_want_sum(&objs);
-    if (objs.n && objects_read_hist(&objs, &pr.hist, 8, 0, &go)) pr.have_hist = 1;
-    if (objs.n && o->want_sum) objects_write_sum(&objs, sum);
+    if (objects_present(&objs) && o->want_sum) objects_want_sum(&objs);
+    if (objects_present(&objs) && objects_read_hist(&objs, &pr.hist, 8, 0, &go)) pr.have_hist = 1;
+    if (objects_present(&objs) && o->want_sum) objects_write_sum(&objs, sum);
     if (pr.have_hist) hist_assign_samples(&pr.hist, &tab);
-    if (objs.n) objects_settle(&objs, &tab);
-    if (objs.n && objects_add_arcs(&objs, &pr.cg, o->keep_arcs ? &pr.arc_recs : NULL, &tab, &specs))
+    if (objects_present(&objs)) objects_settle(&objs, &tab);
+    if (objects_present(&objs) && objects_add_arcs(&objs, &pr.cg, o->keep_arcs ? &pr.arc_recs : NULL, &tab, &specs))
       pr.have_arcs = 1;
     if (pr.have_arcs) cg_assemble(&pr.cg, &tab);
     if (stk.present) {
