@@ -53,7 +53,8 @@
 # change: kinds bdrop and bfentry run builds linked with it, interleaved
 # with the rest; not for gawk), TVD_KINDS (the kinds to run besides plain
 # and perf, among glibc charge drop itimer perf_pg fentry perf_fe bdrop
-# bfentry; itimer, only when named: libprof (drop) with LIBPROF_CLOCK=itimer;
+# bfentry; only when named: itimer, libprof (drop) with
+# LIBPROF_CLOCK=itimer, and perf_gl, perf on glibc's -pg build;
 # default all), TVD_WORK (a directory kept, whose Lua builds the next
 # batch reuses), TVD_SAVE (a file prefix: each program's profiles, every
 # run's, written as PREFIX.PROG.json).  Besides the pooled TVDs: each run's TVD against the
@@ -266,13 +267,14 @@ def halves(profs):
     return statistics.mean(vals)
 
 kinds = ["plain", "perf", "glibc", "charge", "drop", "perf_pg", "fentry", "perf_fe"]
-if "itimer" in os.environ.get("TVD_KINDS", "").split(): kinds += ["itimer"]
+kinds += [k for k in ("itimer", "perf_gl") if k in os.environ.get("TVD_KINDS", "").split()]
 if os.environ.get("TVD_BASE_LIB"): kinds += ["bdrop", "bfentry"]
 if os.environ.get("TVD_KINDS"):
     kinds = [k for k in kinds if k in ("plain", "perf") or k in os.environ["TVD_KINDS"].split()]
 # the flat profiles' kinds and the binary each runs
 BIN = {"glibc": "glibc", "charge": "libprof", "drop": "libprof", "itimer": "libprof", "fentry": "fentry",
-       "bdrop": "blibprof", "bfentry": "bfentry", "perf_pg": "libprof", "perf_fe": "fentry"}
+       "bdrop": "blibprof", "bfentry": "bfentry", "perf_pg": "libprof", "perf_fe": "fentry",
+       "perf_gl": "glibc"}
 GMON = [k for k in ("glibc", "charge", "drop", "itimer", "fentry", "bdrop", "bfentry") if k in kinds]
 summary = []
 for prog in progs:
@@ -290,7 +292,7 @@ for prog in progs:
                 f = "%s.perf.%d" % (prog, r)
                 run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, b["plain"]] + a)
                 files[k].append(f)
-            elif k in ("perf_pg", "perf_fe"):
+            elif k in ("perf_pg", "perf_fe", "perf_gl"):
                 f = "%s.%s.%d" % (prog, k, r)
                 binary = b[BIN[k]]
                 run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, binary] + a,
@@ -309,7 +311,7 @@ for prog in progs:
 
     vis = visible(b[BIN[GMON[0]]], files[GMON[0]][0])
     P = {"perf": [perf_prof(f, b["plain"], owners(b["plain"], vis)) for f in files["perf"]]}
-    for k in ("perf_pg", "perf_fe"):
+    for k in ("perf_pg", "perf_fe", "perf_gl"):
         if k in kinds:
             own = owners(b[BIN[k]], vis)
             P[k] = [perf_prof(f, b[BIN[k]], own) for f in files[k]]
@@ -329,8 +331,9 @@ for prog in progs:
     names = {"glibc": "glibc's runtime", "charge": "libprof (charge)", "drop": "libprof (drop)",
              "fentry": "libprof -mfentry (drop)",
              "itimer": "libprof (drop), itimer", "bdrop": "base libprof (drop)", "bfentry": "base -mfentry (drop)",
-             "perf_pg": "perf, -pg build", "perf_fe": "perf, -pg -mfentry build"}
-    for k in GMON + [k for k in ("perf_pg", "perf_fe") if k in kinds]:
+             "perf_pg": "perf, -pg build", "perf_fe": "perf, -pg -mfentry build",
+             "perf_gl": "perf, glibc's -pg build"}
+    for k in GMON + [k for k in ("perf_pg", "perf_fe", "perf_gl") if k in kinds]:
         t = tvd(pooled[k], truth)
         fl = math.sqrt(h[k] ** 2 + h["perf"] ** 2) / 2
         perf = k.startswith("perf")
@@ -338,7 +341,7 @@ for prog in progs:
         print("   %-24s TVD %5.1f  floor %4.1f (h %4.1f)  excess %5.1f   [%s]"
               % (names[k], t, fl, h[k], t - fl, ("%d samples" % tot) if perf else "%.2f s" % tot))
         summary.append((prog, k, t, fl))
-    for k, pk in (("drop", "perf_pg"), ("fentry", "perf_fe")):
+    for k, pk in (("drop", "perf_pg"), ("fentry", "perf_fe"), ("glibc", "perf_gl")):
         if k in P and pk in P:
             print("   %-24s TVD %5.1f  floor %4.1f against perf on the same build" %
                   (names[k], tvd(pooled[k], pooled[pk]), math.sqrt(h[k] ** 2 + h[pk] ** 2) / 2))
@@ -361,7 +364,7 @@ for prog in progs:
         d.sort()
         print("   TVD %s - %s: %+.1f pooled, 90%% of resamplings in [%+.1f, %+.1f]"
               % (x, y, tvd(pooled[x], truth) - tvd(pooled[y], truth), d[len(d) // 20], d[len(d) - 1 - len(d) // 20]))
-    cols = [k for k in ("perf", "perf_pg", "drop", "charge", "glibc", "itimer", "perf_fe", "fentry", "bdrop", "bfentry") if k in P]
+    cols = [k for k in ("perf", "perf_pg", "drop", "charge", "perf_gl", "glibc", "itimer", "perf_fe", "fentry", "bdrop", "bfentry") if k in P]
     s = {k: share(pooled[k]) for k in cols}
     ref = GMON[0] if "drop" not in s else "drop"
     keys = sorted(set().union(*s.values()), key=lambda f: -abs(s[ref].get(f, 0) - s["perf"].get(f, 0)))
