@@ -5,8 +5,10 @@ Each set of (frompc, selfpc) pairs is put in a table of the size libprof
 would have grown it to (load under 1/2, linear probing, arcs in their
 first-call order) and the probes a lookup of each arc takes are counted:
 the mean and the largest.  Hashes (home slot of a table of n slots):
-  raw-old  x86-64's program path before: ((f << 5) ^ s) >> 5
-  raw      x86-64's program path now: bits 5.. of s * M * f
+  raw-old  x86-64's program path at first: ((f << 5) ^ s) >> 5
+  raw      x86-64's program path now: bits 5.. of s * f
+  raw-m    x86-64's program path before: bits 5.. of s * M * f (the
+           constant factor's imul kept __fentry__'s path out of a line)
   raw-v    a multiply-only hash tried: v = s * M1 + f, bits 5.. of v * M2
            (as good, but 4 bytes longer in the stub)
   key      the key part (i386, aarch64, other objects' arcs): key =
@@ -20,7 +22,8 @@ M1, M2, K = 0x3C6EF372, 0x5BD1E995, 0x61C88647
 LO = 0x400000
 HASH = {
     'raw-old': lambda f, s, n: ((((f << 5) ^ s) & M64) >> 5) & (n - 1),
-    'raw': lambda f, s, n: ((((s * M2) & M64) * f & M64) >> 5) & (n - 1),
+    'raw': lambda f, s, n: (((s * f) & M64) >> 5) & (n - 1),
+    'raw-m': lambda f, s, n: ((((s * M2) & M64) * f & M64) >> 5) & (n - 1),
     'raw-v': lambda f, s, n: ((((s * M1 + f) & M64) * M2 & M64) >> 5) & (n - 1),
     'key': lambda f, s, n: ((((f - LO) << 32 | (s - LO)) * K & M64) >> 32) & (n - 1),
 }

@@ -48,16 +48,33 @@
 # lua".  bench/selftime.sh runs them all.
 # Env: TVD_PERF_HZ (perf's rate, default 997), TVD_LIBPROF_HZ (LIBPROF_HZ
 # for the libprof runs; default: libprof's own, 100 Hz), TVD_LUA_SRC (a
-# Lua 5.4 source tree to use instead of apt-get source), TVD_NO_LUA=1.
+# Lua 5.4 source tree to use instead of apt-get source), TVD_NO_LUA=1,
+# TVD_BASE_LIB (a directory with another build's libprof.a, e.g. before a
+# change: kinds bdrop and bfentry run builds linked with it, interleaved
+# with the rest; not for gawk), TVD_KINDS (the kinds to run besides plain
+# and perf, among glibc charge drop itimer perf_pg fentry perf_fe bdrop
+# bfentry; only when named: itimer, libprof (drop) with
+# LIBPROF_CLOCK=itimer, and perf_gl, perf on glibc's -pg build;
+# default all), TVD_WORK (a directory kept, whose Lua builds the next
+# batch reuses), TVD_SAVE (a file prefix: each program's profiles, every
+# run's, written as PREFIX.PROG.json).  Besides the pooled TVDs: each run's TVD against the
+# pooled perf (median, range) and, for pairs of kinds (drop - glibc,
+# fentry - bfentry, ...), the difference of the pooled TVDs with the 90%
+# interval of resampling the rounds.
 # About 7 minutes at the defaults on 2 cores.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-10}; n_interp=${2:-300000}; lua_scale=${3:-1}
 command -v perf >/dev/null || { echo "tvd.sh: perf is needed (apt-get install linux-perf)" >&2; exit 1; }
 [ -x "$top/gprof" ] && [ -f "$top/libprof/libprof.a" ] || { echo "tvd.sh: build the tree first (./configure && make)" >&2; exit 1; }
-d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+if [ -n "$TVD_WORK" ]; then   # kept, and its Lua builds reused by the next batch
+  mkdir -p "$TVD_WORK"; d=$(cd "$TVD_WORK" && pwd)
+else
+  d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+fi
 cd "$d"
 lp="-L$top/libprof -lprof"
+blp=${TVD_BASE_LIB:+"-L$TVD_BASE_LIB -lprof"}
 
 want=" ${TVD_PROGS:-interp lua} "
 progs=
@@ -67,6 +84,10 @@ for c in interp compress; do
   cc -O2 -g -pg "$top/tests/libprof/$c.c" -o ${c}_glibc -lpthread
   cc -O2 -g -pg "$top/tests/libprof/$c.c" -o ${c}_libprof $lp -lpthread
   cc -O2 -g -pg -mfentry "$top/tests/libprof/$c.c" -o ${c}_fentry $lp -lpthread
+  if [ -n "$TVD_BASE_LIB" ]; then
+    cc -O2 -g -pg "$top/tests/libprof/$c.c" -o ${c}_blibprof $blp -lpthread
+    cc -O2 -g -pg -mfentry "$top/tests/libprof/$c.c" -o ${c}_bfentry $blp -lpthread
+  fi
   progs="$progs $c"
 done
 
@@ -88,17 +109,25 @@ if [ -n "$lua" ]; then
   # Debian's patched luaconf.h includes a generated header
   echo "#define DEB_HOST_MULTIARCH \"$(gcc -print-multiarch)\"" > lua5.4-deb-multiarch.h
   srcs=$(ls "$lua"/src/*.c | grep -v '/luac\.c$')
-  lb() { cc -O2 -g -I. -DLUA_USE_LINUX "$@" $srcs -lm -ldl; }
-  lb -o lua_plain & p1=$!
-  lb -pg -o lua_glibc & p2=$!
-  wait $p1; wait $p2
-  lb -pg -o lua_libprof $lp & p1=$!
-  lb -pg -mfentry -o lua_fentry $lp & p2=$!
-  wait $p1; wait $p2
+  # (each kind of object compiled once, linked with each runtime)
+  if [ -x lua_fentry ] && { [ -z "$TVD_BASE_LIB" ] || [ -x lua_bfentry ]; }; then :; else
+  rm -rf o_plain o_pg o_fe
+  lo() { mkdir "$1" && (cd "$1" && for f in $srcs; do cc -O2 -g -I"$d" -DLUA_USE_LINUX $2 -c "$f" || exit 1; done); }
+  lo o_plain "" & p1=$!; lo o_pg "-pg" & p2=$!; wait $p1; wait $p2
+  lo o_fe "-pg -mfentry"
+  cc o_plain/*.o -o lua_plain -lm -ldl
+  cc -pg o_pg/*.o -o lua_glibc -lm -ldl
+  cc -pg o_pg/*.o -o lua_libprof $lp -lm -ldl
+  cc -pg o_fe/*.o -o lua_fentry $lp -lm -ldl
+  if [ -n "$TVD_BASE_LIB" ]; then
+    cc -pg o_pg/*.o -o lua_blibprof $blp -lm -ldl
+    cc -pg o_fe/*.o -o lua_bfentry $blp -lm -ldl
+  fi
+  fi
   cp "$top/bench/tvd.lua" "$top/bench/mixed.lua" .
   case $want in *" lua "*) progs="$progs lua";; esac
   # (hard links: perf names the object by the name it was run as)
-  case $want in *" mixed "*) for k in plain glibc libprof fentry; do ln lua_$k mixed_$k; done; progs="$progs mixed";; esac
+  case $want in *" mixed "*) for k in plain glibc libprof fentry ${TVD_BASE_LIB:+blibprof bfentry}; do ln -f lua_$k mixed_$k; done; progs="$progs mixed";; esac
 fi
 
 # gawk (Debian's source, or TVD_GAWK_SRC): configured once, built four
@@ -238,11 +267,20 @@ def halves(profs):
     return statistics.mean(vals)
 
 kinds = ["plain", "perf", "glibc", "charge", "drop", "perf_pg", "fentry", "perf_fe"]
+kinds += [k for k in ("itimer", "perf_gl") if k in os.environ.get("TVD_KINDS", "").split()]
+if os.environ.get("TVD_BASE_LIB"): kinds += ["bdrop", "bfentry"]
+if os.environ.get("TVD_KINDS"):
+    kinds = [k for k in kinds if k in ("plain", "perf") or k in os.environ["TVD_KINDS"].split()]
+# the flat profiles' kinds and the binary each runs
+BIN = {"glibc": "glibc", "charge": "libprof", "drop": "libprof", "itimer": "libprof", "fentry": "fentry",
+       "bdrop": "blibprof", "bfentry": "bfentry", "perf_pg": "libprof", "perf_fe": "fentry",
+       "perf_gl": "glibc"}
+GMON = [k for k in ("glibc", "charge", "drop", "itimer", "fentry", "bdrop", "bfentry") if k in kinds]
 summary = []
 for prog in progs:
     a = args[prog]
     if prog == "gawk": os.environ["LC_ALL"] = "C"     # (not the UTF-8 decoder's time in libc)
-    b = {k: "./%s_%s" % (prog, k) for k in ("plain", "glibc", "libprof", "fentry")}
+    b = {k: "./%s_%s" % (prog, k) for k in ("plain", "glibc", "libprof", "fentry", "blibprof", "bfentry")}
     cpu = {k: [] for k in kinds}
     files = {k: [] for k in kinds}
     for r in range(rounds):
@@ -254,31 +292,33 @@ for prog in progs:
                 f = "%s.perf.%d" % (prog, r)
                 run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, b["plain"]] + a)
                 files[k].append(f)
-            elif k in ("perf_pg", "perf_fe"):
+            elif k in ("perf_pg", "perf_fe", "perf_gl"):
                 f = "%s.%s.%d" % (prog, k, r)
-                binary = b["libprof"] if k == "perf_pg" else b["fentry"]
+                binary = b[BIN[k]]
                 run(["perf", "record", "-q", "-e", "cpu-clock", "-F", perf_hz, "-o", f, binary] + a,
                     env=dict(lp_env, LIBPROF_OVERHEAD="drop"))
                 files[k].append(f)
             else:
                 f = "%s.%s.%d.gmon" % (prog, k, r)
-                binary = b[{"glibc": "glibc", "fentry": "fentry"}.get(k, "libprof")]
-                env = dict(lp_env, LIBPROF_OVERHEAD="drop") if k in ("drop", "fentry") else \
+                binary = b[BIN[k]]
+                env = dict(lp_env, LIBPROF_OVERHEAD="drop") if k in ("drop", "fentry", "bdrop", "bfentry") else \
                       (dict(lp_env, LIBPROF_OVERHEAD="charge") if k == "charge" else {})
+                if k == "itimer": env = dict(lp_env, LIBPROF_OVERHEAD="drop", LIBPROF_CLOCK="itimer")
                 cpu[k].append(run([binary] + a, env=env, out=f))
                 files[k].append(f)
         if sys.stderr.isatty():
             print("%s: round %d of %d done" % (prog, r + 1, rounds), file=sys.stderr)
 
-    vis = visible(b["libprof"], files["drop"][0])
-    own_plain = owners(b["plain"], vis)
-    own_pg = owners(b["libprof"], vis)
-    own_fe = owners(b["fentry"], vis)
-    P = {"perf": [perf_prof(f, b["plain"], own_plain) for f in files["perf"]],
-         "perf_pg": [perf_prof(f, b["libprof"], own_pg) for f in files["perf_pg"]],
-         "perf_fe": [perf_prof(f, b["fentry"], own_fe) for f in files["perf_fe"]]}
-    for k in ("glibc", "charge", "drop", "fentry"):
-        P[k] = [flat(b[{"glibc": "glibc", "fentry": "fentry"}.get(k, "libprof")], f) for f in files[k]]
+    vis = visible(b[BIN[GMON[0]]], files[GMON[0]][0])
+    P = {"perf": [perf_prof(f, b["plain"], owners(b["plain"], vis)) for f in files["perf"]]}
+    for k in ("perf_pg", "perf_fe", "perf_gl"):
+        if k in kinds:
+            own = owners(b[BIN[k]], vis)
+            P[k] = [perf_prof(f, b[BIN[k]], own) for f in files[k]]
+    for k in GMON:
+        P[k] = [flat(b[BIN[k]], f) for f in files[k]]
+    if os.environ.get("TVD_SAVE"):      # every run's profile, to pool batches later
+        with open("%s.%s.json" % (os.environ["TVD_SAVE"], prog), "w") as o: json.dump(P, o)
     pooled = {k: pool(v) for k, v in P.items()}
     h = {k: halves(v) for k, v in P.items()}
     truth = pooled["perf"]
@@ -290,8 +330,10 @@ for prog in progs:
           % (sum(truth.values()), h["perf"]))
     names = {"glibc": "glibc's runtime", "charge": "libprof (charge)", "drop": "libprof (drop)",
              "fentry": "libprof -mfentry (drop)",
-             "perf_pg": "perf, -pg build", "perf_fe": "perf, -pg -mfentry build"}
-    for k in ("glibc", "charge", "drop", "fentry", "perf_pg", "perf_fe"):
+             "itimer": "libprof (drop), itimer", "bdrop": "base libprof (drop)", "bfentry": "base -mfentry (drop)",
+             "perf_pg": "perf, -pg build", "perf_fe": "perf, -pg -mfentry build",
+             "perf_gl": "perf, glibc's -pg build"}
+    for k in GMON + [k for k in ("perf_pg", "perf_fe", "perf_gl") if k in kinds]:
         t = tvd(pooled[k], truth)
         fl = math.sqrt(h[k] ** 2 + h["perf"] ** 2) / 2
         perf = k.startswith("perf")
@@ -299,17 +341,38 @@ for prog in progs:
         print("   %-24s TVD %5.1f  floor %4.1f (h %4.1f)  excess %5.1f   [%s]"
               % (names[k], t, fl, h[k], t - fl, ("%d samples" % tot) if perf else "%.2f s" % tot))
         summary.append((prog, k, t, fl))
-    for k, pk in (("drop", "perf_pg"), ("fentry", "perf_fe")):
-        print("   %-24s TVD %5.1f  floor %4.1f against perf on the same build" %
-              (names[k], tvd(pooled[k], pooled[pk]), math.sqrt(h[k] ** 2 + h[pk] ** 2) / 2))
-    cols = ("perf", "perf_pg", "drop", "charge", "glibc", "perf_fe", "fentry")
+    for k, pk in (("drop", "perf_pg"), ("fentry", "perf_fe"), ("glibc", "perf_gl")):
+        if k in P and pk in P:
+            print("   %-24s TVD %5.1f  floor %4.1f against perf on the same build" %
+                  (names[k], tvd(pooled[k], pooled[pk]), math.sqrt(h[k] ** 2 + h[pk] ** 2) / 2))
+    # single runs: each round's profile against the pooled perf (median
+    # and range); pairs: the pooled TVDs' difference, its 90% interval
+    # from resampling the rounds (both kinds' rounds resampled together)
+    print("   single runs against the pooled perf: median [least-most]:")
+    for k in GMON:
+        v = sorted(tvd(x, truth) for x in P[k])
+        print("     %-24s %5.1f [%.1f-%.1f]" % (names[k], statistics.median(v), v[0], v[-1]))
+    rng = random.Random(34)
+    for x, y in (("drop", "glibc"), ("itimer", "glibc"), ("drop", "itimer"), ("fentry", "bfentry"),
+                 ("drop", "bdrop"), ("fentry", "drop")):
+        if x not in P or y not in P: continue
+        n = len(P[x]); d = []
+        for _ in range(400):
+            idx = [rng.randrange(n) for _ in range(n)]
+            tr = pool([P["perf"][i] for i in idx])
+            d.append(tvd(pool([P[x][i] for i in idx]), tr) - tvd(pool([P[y][i] for i in idx]), tr))
+        d.sort()
+        print("   TVD %s - %s: %+.1f pooled, 90%% of resamplings in [%+.1f, %+.1f]"
+              % (x, y, tvd(pooled[x], truth) - tvd(pooled[y], truth), d[len(d) // 20], d[len(d) - 1 - len(d) // 20]))
+    cols = [k for k in ("perf", "perf_pg", "drop", "charge", "perf_gl", "glibc", "itimer", "perf_fe", "fentry", "bdrop", "bfentry") if k in P]
     s = {k: share(pooled[k]) for k in cols}
-    keys = sorted(set().union(*s.values()), key=lambda f: -abs(s["drop"].get(f, 0) - s["perf"].get(f, 0)))
-    print("   largest differences, drop vs perf; shares in %:")
+    ref = GMON[0] if "drop" not in s else "drop"
+    keys = sorted(set().union(*s.values()), key=lambda f: -abs(s[ref].get(f, 0) - s["perf"].get(f, 0)))
+    print("   largest differences, %s vs perf; shares in %%:" % ref)
     print("     %-20s" % "function" + "".join(" %7s" % c for c in cols))
     for f in keys[:10]:
         print("     %-20s" % f[:20] + "".join(" %7.1f" % (100 * s[k].get(f, 0)) for k in cols))
-    tk = ("plain", "glibc", "charge", "drop", "fentry")
+    tk = [k for k in ("plain", "glibc", "charge", "drop", "itimer", "fentry", "bdrop", "bfentry") if k in kinds]
     med = {k: statistics.median(cpu[k]) for k in tk}
     low = {k: min(cpu[k]) for k in tk}
     print("   CPU: plain %.2fs (median; least %.2fs); -pg over plain, median (least):" % (med["plain"], low["plain"]))
@@ -320,14 +383,19 @@ for prog in progs:
 print()
 print("Goal (issue 21): libprof (drop) at most 10 points above its floor, and")
 print("closer than glibc's runtime above its own; CPU at most 1.5x:")
+nan = float("nan")
 for prog in progs:
     ex = {k: t - fl for (p, k, t, fl) in summary if p == prog and not k.startswith("cpu")}
-    ok = ex["drop"] <= 10 and ex["drop"] < ex["glibc"]
-    ratio = [t for (p, k, t, fl) in summary if p == prog and k == "cpu_drop"][0]
-    rfe = [t for (p, k, t, fl) in summary if p == prog and k == "cpu_fentry"][0]
-    print("  %-7s excess: drop %.1f, charge %.1f, glibc %.1f -> %s; CPU %.2fx -> %s" %
-          (prog, ex["drop"], ex["charge"], ex["glibc"], "MET" if ok else "NOT MET",
-           ratio, "MET" if ratio <= 1.5 else "NOT MET"))
-    print("  %-7s with -pg -mfentry: excess %.1f, CPU %.2fx; the -pg code alone (perf): %.1f, -mfentry %.1f" %
-          ("", ex["fentry"], rfe, ex["perf_pg"], ex["perf_fe"]))
+    cp = {k[4:]: t for (p, k, t, fl) in summary if p == prog and k.startswith("cpu")}
+    if "drop" in ex and "glibc" in ex:
+        ok = ex["drop"] <= 10 and ex["drop"] < ex["glibc"]
+        print("  %-7s excess: drop %.1f, charge %.1f, glibc %.1f -> %s; CPU %.2fx -> %s" %
+              (prog, ex["drop"], ex.get("charge", nan), ex["glibc"], "MET" if ok else "NOT MET",
+               cp["drop"], "MET" if cp["drop"] <= 1.5 else "NOT MET"))
+    if "fentry" in ex:
+        print("  %-7s with -pg -mfentry: excess %.1f, CPU %.2fx; the -pg code alone (perf): %.1f, -mfentry %.1f" %
+              ("", ex["fentry"], cp["fentry"], ex.get("perf_pg", nan), ex.get("perf_fe", nan)))
+    for k in ("bdrop", "bfentry"):
+        if k in ex:
+            print("  %-7s base library, %s: excess %.1f, CPU %.2fx" % ("", k[1:], ex[k], cp[k]))
 EOF

@@ -58,10 +58,10 @@ static inline uint64_t slot_of(uint64_t key, uint64_t mask)
   return ((v * (uint64_t)PROF_HASH_MULT) >> 32) & mask;
 }
 /* The home slot of an entry: a key's hash, or the raw pair's as the stub
-   computes it, bits 5 and up of selfpc * PROF_RAW_MULT * frompc (prof.h). */
+   computes it, bits 5 and up of selfpc * frompc (prof.h). */
 static inline uint64_t home_of(const uint64_t *id, int raw, uint64_t mask)
 {
-  if (raw) return ((id[1] * (uint64_t)PROF_RAW_MULT * id[0]) >> PROF_RAW_SHIFT) & mask;
+  if (raw) return ((id[1] * id[0]) >> PROF_RAW_SHIFT) & mask;
   return slot_of(id[0], mask);
 }
 

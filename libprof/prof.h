@@ -48,7 +48,7 @@ typedef struct {
    count, flags}, 32 bytes, the two addresses as the stub finds them, so
    that its fast path needs no range check and fits in one 64-byte line
    (DESIGN.md, "Raw-address slots").  The home slot: bits 5 and up of
-   selfpc * PROF_RAW_MULT * frompc.  frompc 0 = empty; flags nonzero: a
+   selfpc * frompc.  frompc 0 = empty; flags nonzero: a
    pair that is no arc of the program (a call from outside its text, or
    into another object), counted by the stub and never written. */
 /* (PROF_RAW: 1 where the stub counts so, arch/<isa>/arch.h) */
@@ -237,13 +237,13 @@ _Static_assert(sizeof(prof_libent) == 1 << PROF_LIB_SHIFT, "PROF_LIB_SHIFT");
    have their stride's lowest bit cancel out of v). */
 #define PROF_HASH_MULT 0x61C88647
 #define PROF_KEY_MULT 0x3C6EF372
-/* The raw pair's multiplier (x86-64's program path): odd, under 2^31
-   (imul's sign-extended immediate).  The home is bits 5 and up of
-   selfpc * PROF_RAW_MULT * frompc: a product of both addresses, which
-   fits the counted path in one 64-byte line with the counting byte's
-   test (a multiply-only hash of v = selfpc * M1 + frompc spread as well
-   but was 4 bytes longer; bench/hashsim.py compares them). */
-#define PROF_RAW_MULT 0x5BD1E995
+/* The raw pair's home (x86-64's program path): bits 5 and up of selfpc *
+   frompc, a product of both addresses, which fits the counted path in
+   one 64-byte line with the counting byte's test and both return
+   addresses read by movs (a constant factor, 0x5BD1E995 before, took
+   1.00-1.02 probes a lookup where this takes 1.27 on two sets, the same
+   on the others; a multiply-only hash of v = selfpc * M1 + frompc spread
+   as well but was longer; bench/hashsim.py compares them). */
 
 /* How the stubs declare a public entry point: a weak object in the static
    archive (invisible to gprof, see above), a function in libprof.so. */

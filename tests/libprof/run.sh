@@ -220,14 +220,32 @@ if command -v objdump > /dev/null && [ "$(uname -m)" = x86_64 ]; then
     prev=$(awk '/^ret/ {print p; exit} {p = $1}' path.txt)
     [ $((0x$a % 64)) = 0 ] && [ -n "$n" ] && [ "$n" -le 16 ] && [ "$prev" = incq ]
     say $? "the fast path of $fn in one cache line: at $a (mod 64: $((0x$a % 64))), ${n:-no} instructions to the ret, counted by ${prev:-nothing}"
-    # selfpc, just pushed by the call, read by a mov only: as an imul's
-    # memory operand it made the stub wait, and small callees' time went
-    # into the stub's samples (notes-credit.md; __fentry__'s path has no
-    # byte to spare for it)
-    if [ $fn = mcount ]; then
-      other=$(awk '/^ret/ {exit} /[ ,]\(%rsp\)/ && !/^mov/ {print $1; exit}' path.txt)
-      [ -n "$n" ] && [ -z "$other" ]
-      say $? "mcount's fast path reads selfpc at (%rsp) with a mov only (${other:-no} other instruction reads it)"
+    # the return addresses the calls have just stored read by movs only:
+    # as an imul's memory operand one made the stub wait, and small
+    # callees' time went into the stub's samples (notes-credit.md).
+    # mcount's selfpc is at (%rsp); __fentry__, called before the
+    # prologue, finds both selfpc and frompc there, at (%rsp) and 8(%rsp)
+    other=$(awk '/^ret/ {exit} /\(%rsp\)/ && !/^mov/ {print $1; exit}' path.txt)
+    [ -n "$n" ] && [ -z "$other" ]
+    say $? "$fn's fast path reads the stack only with movs (${other:-no} other instruction reads it)"
+  done
+  # libprof.so's paths read the stack the same way; its __fentry__'s
+  # counted path (16 instructions, a GOT load more) fits a line too
+  # (its mcount's, with the frame-pointer check, does not)
+  so="$top/libprof/shared/libprof.so"
+  for fn in mcount __fentry__; do
+    [ -f "$so" ] || break
+    a=$(nm -D --defined-only "$so" | awk -v f=$fn '$3 == f {print $1}')
+    [ -n "$a" ] || { say 1 "libprof.so's $fn found"; continue; }
+    objdump -d --no-show-raw-insn --start-address=0x$a --stop-address=$(printf 0x%x $((0x$a + 128))) "$so" \
+      | awk -F'\t' 'NF >= 2 && $1 ~ /^ *[0-9a-f]+:$/ {print $1 "\t" $2}' > path.txt
+    end=$(awk -F'\t' '$2 ~ /^ret/ {sub(/:$/, "", $1); print $1; exit}' path.txt | tr -d ' ')
+    other=$(awk -F'\t' '$2 ~ /^ret/ {exit} $2 ~ /\(%rsp\)/ && $2 !~ /^mov/ {print $2; exit}' path.txt | awk '{print $1}')
+    [ -n "$end" ] && [ -z "$other" ]
+    say $? "libprof.so's $fn: its fast path reads the stack only with movs (${other:-no} other instruction reads it)"
+    if [ $fn = __fentry__ ]; then
+      [ -n "$end" ] && [ $((0x$a % 64)) = 0 ] && [ $((0x$end - 0x$a)) -lt 64 ]
+      say $? "libprof.so's __fentry__ fast path in one cache line: at $a, its ret at ${end:-none}"
     fi
   done
 fi

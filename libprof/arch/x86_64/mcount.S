@@ -19,10 +19,9 @@
  * pair's first call (an empty slot reached) go to the C slow path, with
  * every argument register preserved.  Profiling off (__prof_counting 0,
  * as it is until the process is ready: gmon.c's `ready`) returns at once
- * and reads no TLS.  The counted call's path is 14 instructions (mcount;
- * __fentry__ 15) and lies
- * in one 64-byte line: the entry points are 64-byte aligned, and the same
- * code across two lines cost Lua about 6% more CPU (DESIGN.md,
+ * and reads no TLS.  The counted call's path is 14 instructions (mcount
+ * and __fentry__ alike) and lies in one 64-byte line: the entry points
+ * are 64-byte aligned, and the same code across two lines cost Lua about 6% more CPU (DESIGN.md,
  * "Raw-address slots"; tests/libprof/run.sh checks it).
  *
  * Other objects' calls (LIBPROF_OBJECTS=1) reach a trampoline of their
@@ -68,26 +67,30 @@
 .endm
 #endif
 /* The raw part's slot of the pair (\from, selfpc at 0(%rsp)) in %r11,
-   frompc in %r10: its byte offset, bits 5 and up of selfpc *
-   PROF_RAW_MULT * frompc (count.c's home_of), & the raw byte mask, plus
-   the raw slots.  A product of both addresses, so that neither a group
-   of nearby call sites nor callers at one stride (like functions, each
-   aligned) share a band of the table (the old (frompc << 5) ^ selfpc
-   put 400 call sites x 300 targets in one band: 12 s in mcount); the
-   two imuls fit the counted path in one line with the counting byte's
-   test in front.  RAW_NEXT: the next slot after %r11, wrapping round.
-   RAW_HOME_S (mcount's path): the same slot, selfpc in %r10, read by a
-   plain mov, not as the imul's memory operand: `imulq $M, (%rsp)` right
-   after the call that stored it made the stub wait, and a small callee's
-   own time vanished into the stub's samples (Lua on mixed.lua, perf:
-   match_class 1.3-1.6% of the samples against 2.7-3.3% in the plain
-   build, TVD from the plain build 9.7-10.8 points; 6.9-8.1 read by a
-   mov; doc/notes-credit.md).  __fentry__'s path keeps RAW_HOME: its
-   frompc, 8(%rsp), takes a byte more to address and the path would
-   leave its line. */
+   frompc in %r10: its byte offset, bits 5 and up of selfpc * frompc
+   (count.c's home_of), & the raw byte mask, plus the raw slots.  A
+   product of both addresses, so that neither a group of nearby call
+   sites nor callers at one stride (like functions, each aligned) share a
+   band of the table (the old (frompc << 5) ^ selfpc put 400 call sites x
+   300 targets in one band: 12 s in mcount).  RAW_NEXT: the next slot
+   after %r11, wrapping round.  RAW_HOME_S (mcount's path): the same
+   slot, selfpc kept in %r10.  The return addresses the calls have just
+   stored are read by plain movs, never as an imul's memory operand:
+   `imulq $M, (%rsp)` right after the call that stored it made the stub
+   wait, and a small callee's own time vanished into the stub's samples
+   (Lua on mixed.lua, perf: match_class 1.3-1.6% of the samples against
+   2.7-3.3% in the plain build; doc/notes-credit.md).  __fentry__ is
+   called before the prologue, so its frompc, 8(%rsp), was stored by the
+   call just before too.  The product once had an odd constant factor
+   (selfpc * 0x5BD1E995 * frompc): it spreads bench/hashsim.py's sets
+   about as well (a constant factor only permutes selfpc's low bits,
+   which alone decide a product's low bits; 1.27 probes a lookup against
+   1.00-1.02 on two sets, the same on the rest), and its 7-byte imul kept __fentry__'s
+   path, with both movs, out of one line (67 bytes; now 60, libprof.so's
+   64; doc/notes-fentry.md). */
 #ifdef LIBPROF_STATIC
 .macro RAW_HOME from
-	imulq	$PROF_RAW_MULT, (%rsp), %r11
+	movq	(%rsp), %r11
 	movq	\from, %r10
 	imulq	%r10, %r11
 	andq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_BYTEMASK, %r11
@@ -95,7 +98,7 @@
 .endm
 .macro RAW_HOME_S from
 	movq	(%rsp), %r10
-	imulq	$PROF_RAW_MULT, %r10, %r11
+	movq	%r10, %r11
 	imulq	\from, %r11
 	andq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_BYTEMASK, %r11
 	addq	%fs:__prof_cur@tpoff+PROF_CUR_RAW_SLOTS, %r11
@@ -109,8 +112,9 @@
 #else
 /* (libprof.so: the TLS block's offset from the GOT, through %r10) */
 .macro RAW_HOME from
-	imulq	$PROF_RAW_MULT, (%rsp), %r11
-	imulq	\from, %r11
+	movq	(%rsp), %r11
+	movq	\from, %r10
+	imulq	%r10, %r11
 	movq	__prof_cur@gottpoff(%rip), %r10
 	andq	%fs:PROF_CUR_RAW_BYTEMASK(%r10), %r11
 	addq	%fs:PROF_CUR_RAW_SLOTS(%r10), %r11
@@ -118,7 +122,6 @@
 .endm
 .macro RAW_HOME_S from
 	movq	(%rsp), %r11
-	imulq	$PROF_RAW_MULT, %r11, %r11
 	imulq	\from, %r11
 	movq	__prof_cur@gottpoff(%rip), %r10
 	andq	%fs:PROF_CUR_RAW_BYTEMASK(%r10), %r11
