@@ -161,6 +161,27 @@ facts=$(python3 "$here/stk.py" gmon.out.stacks) && set -- $(leaf_path widemain "
 [ "$1" -ge 50 ] && [ "$2" = "$1" ]
 say $? "12 KB of a library's frames without frame pointers under the leaf: every stack reaches main: $2 of $1; $(echo $facts)"
 
+# a perf clock's signal queues once a period, and a handler dearer than
+# a period (stacks through 12 KB of frames at 50 kHz) left more behind
+# than it took: the queue filled (RLIMIT_SIGPENDING, 4,096 here to come
+# within a second) and the kernel sent SIGIO instead, killing the program (status
+# 157); a program doing O_ASYNC I/O got spurious SIGIOs.  The handler
+# takes the periods left behind: none pending for long, whatever the rate
+q="prlimit --sigpending=4096:4096 --"
+command -v prlimit > /dev/null || q=   # (then the user's own limit)
+rm -f gmon.out*
+LD_LIBRARY_PATH=. LIBPROF_HZ=50000 LIBPROF_STACKS=32 $q ./widemain 2> hi.err
+r=$?
+n=$(python3 "$here/stk.py" gmon.out.stacks 2>/dev/null | awk '{print $2}')
+[ $r = 0 ] && [ "${n:-0}" -ge 1000 ]
+say $? "50 kHz with stacks, 4096 queued signals at most: status $r (0), ${n:-no} samples"
+cc -O1 -pg "$here/sigio.c" -o sigio -L. -lwide $lp
+rm -f gmon.out*
+out=$(LD_LIBRARY_PATH=. LIBPROF_HZ=50000 LIBPROF_STACKS=32 $q ./sigio 200000000 2>&1)
+r=$?
+[ $r = 0 ] && [ "$out" = "sigio 0" ] && [ -s gmon.out.stacks ]
+say $? "a program's own O_ASYNC SIGIO handler sees no SIGIO of libprof's at 50 kHz: status $r, $(echo $out)"
+
 # the same window provoked in every sample: a library function whose
 # unwind rows lie (an inline push without CFI) with a dead return address
 # into _start in the word the lying rows take for its return address (the
