@@ -215,6 +215,30 @@ C
   if [ $r != 0 ] && "$G" --folded=lie.folded liemain gmon.out > /dev/null 2>&1; then
     grep -v "lie \[liblie.so\] " lie.folded | head -5 | sed 's/^/    /'
   fi
+  # a leaf of the program without unwind rows that has not touched the
+  # stack, called by code that holds no frame pointer: crtstuff's
+  # __do_global_dtors_aux run by the loader at exit (a broken stack of
+  # the leaf alone, seen at 50 kHz); its return address is at sp
+  cat > rowless.c <<'C'
+__asm__(".text\n.globl drive\n.type drive, @function\ndrive:\n.cfi_startproc\n"
+        "push %rbp\n.cfi_def_cfa_offset 16\n.cfi_offset rbp, -16\n"
+        "mov $1, %ebp\n"                  /* junk in the frame register */
+        "mov %rdi, %rax\nmov %rsi, %rdi\ncall *%rax\n"
+        "pop %rbp\n.cfi_def_cfa_offset 8\nret\n.cfi_endproc\n.size drive, .-drive\n");
+C
+  cat > rowlessmain.c <<'C'
+void drive(void (*f)(long), long n);
+void spin(long n);
+__asm__(".text\n.type spin, @function\nspin:\n1: dec %rdi\njnz 1b\nret\n.size spin, .-spin\n");
+__attribute__((noinline)) void caller(void) { drive(spin, 600000000); }
+int main(void) { caller(); return 0; }
+C
+  cc -fPIC -shared rowless.c -o librowless.so && cc -O1 -pg rowlessmain.c -o rowlessmain -L. -lrowless $lp
+  rm -f gmon.out*
+  LD_LIBRARY_PATH=. LIBPROF_HZ=1000 LIBPROF_STACKS=32 ./rowlessmain
+  facts=$(python3 "$here/stk.py" gmon.out.stacks) && set -- $(leaf_path rowlessmain spin "main;caller;drive [librowless.so]")
+  [ "$1" -ge 50 ] && [ "$2" = "$1" ]
+  say $? "a leaf without unwind rows called from code without a frame pointer: every stack reaches main: $2 of $1; $(echo $facts)"
 else
   echo "skip stacks: rows that lie over a dead return address (x86-64 only)"
 fi
