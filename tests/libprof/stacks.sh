@@ -161,6 +161,35 @@ facts=$(python3 "$here/stk.py" gmon.out.stacks) && set -- $(leaf_path widemain "
 [ "$1" -ge 50 ] && [ "$2" = "$1" ]
 say $? "12 KB of a library's frames without frame pointers under the leaf: every stack reaches main: $2 of $1; $(echo $facts)"
 
+# a perf clock's signal queues once a period, and a handler dearer than
+# a period (stacks through 12 KB of frames at 50 kHz) left more behind
+# than it took: the queue filled (RLIMIT_SIGPENDING, 4,096 here to come
+# within a second) and the kernel sent SIGIO instead, killing the program (status
+# 157); a program doing O_ASYNC I/O got spurious SIGIOs.  The handler
+# takes the periods left behind: none pending for long, whatever the rate.
+# (The limit counts the user's signals, all processes': as root, a user
+# of its own, allowed kernel time (CAP_PERFMON) as root is; a 10,000-thread
+# test's timers running meanwhile as root spent it.)
+q="prlimit --sigpending=4096:4096 --"
+command -v prlimit > /dev/null || q=   # (then the user's own limit)
+mkdir -p sigq && cp widemain libwide.so sigq/
+if [ "$(id -u)" = 0 ] && [ -n "$q" ] && chmod 777 sigq \
+   && setpriv --reuid=54321 --regid=54321 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon true 2> /dev/null; then
+  q="setpriv --reuid=54321 --regid=54321 --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon $q"
+fi
+rm -f sigq/gmon.out*
+(cd sigq && LD_LIBRARY_PATH=. LIBPROF_HZ=50000 LIBPROF_STACKS=32 $q ./widemain 2> hi.err)
+r=$?
+n=$(python3 "$here/stk.py" sigq/gmon.out.stacks 2>/dev/null | awk '{print $2}')
+[ $r = 0 ] && [ "${n:-0}" -ge 1000 ]
+say $? "50 kHz with stacks, 4096 queued signals at most: status $r (0), ${n:-no} samples"
+cc -O1 -pg "$here/sigio.c" -o sigq/sigio -L. -lwide $lp
+rm -f sigq/gmon.out*
+out=$(cd sigq && LD_LIBRARY_PATH=. LIBPROF_HZ=50000 LIBPROF_STACKS=32 $q ./sigio 200000000 2>&1)
+r=$?
+[ $r = 0 ] && [ "$out" = "sigio 0" ] && [ -s sigq/gmon.out.stacks ]
+say $? "a program's own O_ASYNC SIGIO handler sees no SIGIO of libprof's at 50 kHz: status $r, $(echo $out)"
+
 # the same window provoked in every sample: a library function whose
 # unwind rows lie (an inline push without CFI) with a dead return address
 # into _start in the word the lying rows take for its return address (the
@@ -194,6 +223,30 @@ C
   if [ $r != 0 ] && "$G" --folded=lie.folded liemain gmon.out > /dev/null 2>&1; then
     grep -v "lie \[liblie.so\] " lie.folded | head -5 | sed 's/^/    /'
   fi
+  # a leaf of the program without unwind rows that has not touched the
+  # stack, called by code that holds no frame pointer: crtstuff's
+  # __do_global_dtors_aux run by the loader at exit (a broken stack of
+  # the leaf alone, seen at 50 kHz); its return address is at sp
+  cat > rowless.c <<'C'
+__asm__(".text\n.globl drive\n.type drive, @function\ndrive:\n.cfi_startproc\n"
+        "push %rbp\n.cfi_def_cfa_offset 16\n.cfi_offset rbp, -16\n"
+        "mov $1, %ebp\n"                  /* junk in the frame register */
+        "mov %rdi, %rax\nmov %rsi, %rdi\ncall *%rax\n"
+        "pop %rbp\n.cfi_def_cfa_offset 8\nret\n.cfi_endproc\n.size drive, .-drive\n");
+C
+  cat > rowlessmain.c <<'C'
+void drive(void (*f)(long), long n);
+void spin(long n);
+__asm__(".text\n.type spin, @function\nspin:\n1: dec %rdi\njnz 1b\nret\n.size spin, .-spin\n");
+__attribute__((noinline)) void caller(void) { drive(spin, 600000000); }
+int main(void) { caller(); return 0; }
+C
+  cc -fPIC -shared rowless.c -o librowless.so && cc -O1 -pg rowlessmain.c -o rowlessmain -L. -lrowless $lp
+  rm -f gmon.out*
+  LD_LIBRARY_PATH=. LIBPROF_HZ=1000 LIBPROF_STACKS=32 ./rowlessmain
+  facts=$(python3 "$here/stk.py" gmon.out.stacks) && set -- $(leaf_path rowlessmain spin "main;caller;drive [librowless.so]")
+  [ "$1" -ge 50 ] && [ "$2" = "$1" ]
+  say $? "a leaf without unwind rows called from code without a frame pointer: every stack reaches main: $2 of $1; $(echo $facts)"
 else
   echo "skip stacks: rows that lie over a dead return address (x86-64 only)"
 fi
