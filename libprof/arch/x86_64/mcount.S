@@ -87,7 +87,7 @@
    which alone decide a product's low bits; 1.27 probes a lookup against
    1.00-1.02 on two sets, the same on the rest), and its 7-byte imul kept __fentry__'s
    path, with both movs, out of one line (67 bytes; now 60, libprof.so's
-   64; doc/notes-fentry.md). */
+   64; doc/DESIGN.md section 9, Counting). */
 #ifdef LIBPROF_STATIC
 .macro RAW_HOME from
 	movq	(%rsp), %r11
