@@ -142,7 +142,7 @@ static void take_sample(int sig, siginfo_t *si, void *ctx);
    weighing one period a signal counts it so (overhead); one counting
    user time weighs it into the next sample, as before.  libprof's
    process-wide scan timer shares the signal: it is run.  errno kept. */
-static void perf_drain(int sig)
+__attribute__((noinline)) static void perf_drain(int sig)
 {
   int err = errno;
   uint64_t set[2] = { 0, 0 };    /* the kernel's sigset: _NSIG bits */
@@ -541,9 +541,21 @@ static uint64_t thread_cpu_ns(void)
    is owed its CPU time times the rate, rounded to the nearest sample: a
    thread of 0.175 s at 100 Hz gets 17 or 18 samples, not always 17 (four
    such threads would lose 3% of their time to the last part-interval). */
+static void stop_thread_timer_in(void);
+/* (inside libprof: a sample taken while the clock is disarmed -- its page
+   unmapped at exit or at the thread's end -- is libprof's time, not a
+   stack of the program's with libprof's frames in it: names.sh saw one
+   under the sanitizers, "exit;_mcleanup;...;munmap") */
 static void stop_thread_timer(void)
 {
   if (!have_timer) return;
+  in_libprof++;
+  stop_thread_timer_in();
+  in_libprof--;
+}
+
+static void stop_thread_timer_in(void)
+{
   if (!lock_take(&T.lock, -1)) return;
   int live = 1;
   treg mine;
