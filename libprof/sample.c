@@ -141,10 +141,13 @@ static void take_sample(int sig, siginfo_t *si, void *ctx);
    runs a period between samples.  Their time was libprof's: an event
    weighing one period a signal counts it so (overhead); one counting
    user time weighs it into the next sample, as before.  libprof's
-   process-wide scan timer shares the signal: it is run.  errno kept. */
-__attribute__((noinline)) static void perf_drain(int sig)
+   process-wide scan timer shares the signal: it is run, by the caller
+   once the drain's frame is gone (a PTHREAD_STACK_MIN thread under ASan
+   overflowed with the scan on top of it).  1: a scan is due.  errno
+   kept. */
+__attribute__((noinline)) static int perf_drain(int sig)
 {
-  int err = errno;
+  int err = errno, scan = 0;
   uint64_t set[2] = { 0, 0 };    /* the kernel's sigset: _NSIG bits */
   set[(unsigned)(sig - 1) / 64] = (uint64_t)1 << ((unsigned)(sig - 1) % 64);
   struct timespec zero = { 0, 0 };
@@ -152,7 +155,7 @@ __attribute__((noinline)) static void perf_drain(int sig)
     siginfo_t si;
     if (syscall(SYS_rt_sigtimedwait, set, &si, &zero, (size_t)(_NSIG / 8)) != sig) break;
     if (si.si_code == SI_TIMER && si.si_value.sival_int == TV_SCAN) {
-      threads_scan();
+      scan = 1;
       continue;
     }
     uint32_t n = 1;
@@ -163,12 +166,14 @@ __attribute__((noinline)) static void perf_drain(int sig)
     __atomic_fetch_add(&P.overhead_ticks, n, __ATOMIC_RELAXED);
   }
   errno = err;
+  return scan;
 }
 
 static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 {
   take_sample(sig, si, ctx);
-  if (si && si->si_code == POLL_IN && sig != SIGPROF) perf_drain(sig);
+  if (si && si->si_code == POLL_IN && sig != SIGPROF && perf_drain(sig))
+    threads_scan();                /* (keeps errno) */
 }
 
 static void take_sample(int sig, siginfo_t *si, void *ctx)
