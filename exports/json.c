@@ -128,18 +128,20 @@ static void write_flat(Json *J)
   /* the percentages divide by every sample read (1 when there are none,
      as the text does) */
   double total = hs->total_samples > 0 ? hs->total_samples : 1.0;
+  /* the running total in samples, divided when written, as the text's
+     (summing seconds differed: 2.3049999 where the text printed 2.31) */
   double cum = 0;
   key(f, "flat_profile", 0);
   putc('[', f);
   for (i = 0; i < n; i++) {
     Sym *s = v[i];
     double t = s->hist_time / hz;
-    cum += t;
+    cum += s->hist_time;
     if (i) putc(',', f);
     fputs("\n{", f);
     sym_fields(J, s);
     key(f, "percent", 0); NUM(100.0 * s->hist_time / total);
-    key(f, "cumulative_seconds", 0); NUM(cum);
+    key(f, "cumulative_seconds", 0); NUM(cum / hz);
     key(f, "self_seconds", 0); NUM(t);
     key(f, "calls", 0);
     if (s->ncalls) {
