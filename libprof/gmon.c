@@ -462,11 +462,41 @@ static void count_raw(uintptr_t frompc, uintptr_t selfpc, int not_arc)
     __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
 }
 
+/* Whether the -mfentry function whose __fentry__ call returns to SELFPC
+   pushed %r10 just before the call: gcc does so in a GNU C nested
+   function, whose static chain %r10 is, so that the word the stub took
+   for frompc is the saved chain (a stack address) and the caller's
+   return address is the word above it.  Without this, every call of a
+   nested function was lost (counted as a call from outside the text,
+   never written out); glibc's runtime loses them too.  The code read:
+   the call (e8 rel32; ff 15 through the GOT; 67 e8, the GOT call the
+   linker made direct), and before it `push %r10` (41 52), or that and
+   an endbr64 (f3 0f 1e fa; gcc puts the push first).  At most 12 bytes
+   below SELFPC are read: on the page of the call itself or inside the
+   program's text, else the function is taken as not nested. */
+static int fentry_pushed_r10(uintptr_t selfpc)
+{
+  const unsigned char *c = (const unsigned char *)selfpc;
+  if (((selfpc - 12) >> 12) != ((selfpc - 1) >> 12)
+      && !(selfpc - 12 >= P.lowpc && selfpc - P.lowpc <= P.textsize))
+    return 0;
+  const unsigned char *at[2] = { NULL, NULL };
+  if (c[-5] == 0xe8) at[0] = c - 5;
+  if ((c[-6] == 0xff && c[-5] == 0x15) || (c[-6] == 0x67 && c[-5] == 0xe8)) at[1] = c - 6;
+  for (int i = 0; i < 2; i++) {
+    const unsigned char *s = at[i];
+    if (!s) continue;
+    if (s[-4] == 0xf3 && s[-3] == 0x0f && s[-2] == 0x1e && s[-1] == 0xfa) s -= 4;
+    if (s[-2] == 0x41 && s[-1] == 0x52) return 1;
+  }
+  return 0;
+}
+
 /* The stubs' slow path: a thread's first call, or an arc's first call.
    A profiled signal handler that interrupts this thread inside libprof
    would find its table half-updated or a lock held: such a nested call
    is not counted (it is reported at exit with the other lost calls). */
-void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
+static void count_slow(uintptr_t frompc, uintptr_t selfpc, int nested)
 {
   if (in_libprof) {
     if (P.enabled) __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
@@ -483,7 +513,7 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
   int arc = f < P.textsize && s < P.textsize;   /* as glibc: text only */
   if (__prof_other && s >= P.textsize)          /* LIBPROF_OBJECTS=1 */
     count_call(objects_key(frompc, selfpc, NULL));
-  else if (PROF_RAW && frompc)
+  else if (PROF_RAW && frompc && !nested)
     count_raw(frompc, selfpc, !arc);
   else if (arc)
     count_call(((uint64_t)f << 32) | s);
@@ -493,16 +523,34 @@ void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
   slow_self = 0;
 }
 
+void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc)
+{
+  count_slow(frompc, selfpc, 0);
+}
+
+/* __fentry__'s: a nested function's calls are counted by key, never in a
+   raw slot, whose pair (saved chain, selfpc) would hide the caller: each
+   of them comes here (the chain differs from call to call anyway). */
+void prof_fentry_slow(uintptr_t frompc, uintptr_t selfpc, uintptr_t next)
+{
+  if (!in_libprof && fentry_pushed_r10(selfpc))
+    count_slow(next, selfpc, 1);
+  else
+    count_slow(frompc, selfpc, 0);
+}
+
 /* The library path's slow path (arch/x86_64/mcount.S): a new arc of another
    object (KEY), or a call from a caller the stub could not place (KEY 0,
    ENT the callee's object). */
-void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent)
+void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent,
+                   uintptr_t next)
 {
   if (in_libprof) {
     if (P.enabled) __atomic_fetch_add(&P.lost_arcs, 1, __ATOMIC_RELAXED);
     return;
   }
   if (!P.enabled) return;
+  if (!key && next && fentry_pushed_r10(selfpc)) frompc = next;   /* nested */
   slow_self = selfpc;
   in_libprof++;
   count_call(key ? key : objects_key(frompc, selfpc, ent));

@@ -159,9 +159,16 @@ extern const void *__prof_lib_target[2] PROF_HIDDEN;
 
 #define PROF_SYM(name) __asm__("libprof$" #name)
 void prof_mcount_slow(uintptr_t frompc, uintptr_t selfpc) PROF_SYM(mcount_slow) PROF_HIDDEN;
+/* __fentry__'s (x86-64): the same, NEXT the word above frompc's, the
+   caller's return address when the callee pushed its static chain
+   around the call (a GNU C nested function) */
+void prof_fentry_slow(uintptr_t frompc, uintptr_t selfpc, uintptr_t next)
+  PROF_SYM(fentry_slow) PROF_HIDDEN;
 /* The library path's slow path: a new arc (KEY), or a caller the stub
-   cannot place (KEY 0; ENT the callee's object) */
-void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent)
+   cannot place (KEY 0; ENT the callee's object); NEXT as for
+   prof_fentry_slow (0 from mcount's path) */
+void prof_lib_slow(uintptr_t frompc, uintptr_t selfpc, uint64_t key, prof_libent *ent,
+                   uintptr_t next)
   PROF_SYM(lib_slow) PROF_HIDDEN;
 /* the bounds of libprof's code (the stubs, then gmon.c, in one .text),
    whose samples are dropped */

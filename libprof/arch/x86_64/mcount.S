@@ -180,6 +180,56 @@
 	popq	%rbx
 .endm
 
+/* The slow paths' call into C, which the macro \args makes (its
+   arguments, then the call), in SAVE_ARGS's frame, %rbx pushed first:
+   the words at entry are then at 16(%rbx) (selfpc), 24(%rbx) and
+   32(%rbx).  The labels mark the stretches for STUB_MAP. */
+.macro TO_C args, d8, d16, r8, r0
+	pushq	%rax
+\d8:
+	pushq	%rbx
+\d16:
+	SAVE_ARGS
+	\args
+	RESTORE_ARGS
+\r8:
+	popq	%rax
+\r0:
+	ret
+.endm
+/* The program's slow paths: (frompc, selfpc), and for __fentry__ the
+   word above frompc's (gmon.c's prof_fentry_slow: a nested function's
+   caller, its static chain pushed between). */
+.macro ARGS_mc
+	movq	16(%rbx), %rsi
+	movq	8(%rbp), %rdi
+	call	libprof$mcount_slow
+.endm
+.macro ARGS_fe
+	movq	16(%rbx), %rsi
+	movq	24(%rbx), %rdi
+	movq	32(%rbx), %rdx
+	call	libprof$fentry_slow
+.endm
+/* The library paths': (frompc, selfpc, key or 0 in %r10, the object in
+   %r11, the word above frompc's or 0). */
+.macro LARGS_mc
+	movq	%r10, %rdx
+	movq	%r11, %rcx
+	movq	16(%rbx), %rsi
+	movq	8(%rbp), %rdi
+	xorl	%r8d, %r8d
+	call	libprof$lib_slow
+.endm
+.macro LARGS_fe
+	movq	%r10, %rdx
+	movq	%r11, %rcx
+	movq	16(%rbx), %rsi
+	movq	24(%rbx), %rdi
+	movq	32(%rbx), %r8
+	call	libprof$lib_slow
+.endm
+
 /* The key in %r10 counted in the key slots (the library path): its home
    slot from its hash, then the next ones; an empty slot (a new arc, or
    no table) sends it to \slow. */
@@ -290,27 +340,7 @@
 	incq	16(%r11)
 	ret
 .L\p\()_slow:
-	pushq	%rax
-.L\p\()_d8:
-	/* slow path: keep every argument register; the stack is not
-	   16-byte aligned at entry (callers may push before calling), so
-	   align it, remembering the old one in callee-saved %rbx */
-	movq	8(%rsp), %rax			/* selfpc */
-	movq	\from, %r11
-	.ifc	\from, 8(%rsp)
-	movq	16(%rsp), %r11			/* frompc, past the push */
-	.endif
-	pushq	%rbx
-.L\p\()_d16:
-	SAVE_ARGS
-	movq	%rax, %rsi
-	movq	%r11, %rdi
-	call	libprof$mcount_slow
-	RESTORE_ARGS
-.L\p\()_r8:
-	popq	%rax
-.L\p\()_r0:
-	ret
+	TO_C	ARGS_\p, .L\p\()_d8, .L\p\()_d16, .L\p\()_r8, .L\p\()_r0
 	STUB_MAP .L\p\()_d0, .L\p\()_d8, .L\p\()_d16, .L\p\()_r8, .L\p\()_r0
 .endm
 
@@ -323,9 +353,8 @@
    offset there plus that object's first code.  The key is that code <<
    32 plus selfpc's code, selfpc - delta, probed as in the program's path.
    A caller anywhere else goes to C with key 0, which finds its object.
-   \from gives frompc at entry, \from8 and \from16 after one and two
-   pushes. */
-.macro PROF_LIB p, from, from8, from16
+   \from gives frompc at entry, \from8 after one push. */
+.macro PROF_LIB p, from, from8
 	PROF_LABEL lib_\p
 .L\p\()_ld0:
 	.ifc	\p, mc
@@ -363,21 +392,7 @@
 	xorl	%r10d, %r10d			/* elsewhere: C places it */
 	jmp	.L\p\()_lslow
 .L\p\()_lslow:					/* %r10 = key or 0, %r11 = the object if 0 */
-	pushq	%rax
-.L\p\()_ld8:
-	pushq	%rbx
-.L\p\()_ld16:
-	SAVE_ARGS
-	movq	%r10, %rdx
-	movq	%r11, %rcx
-	movq	16(%rbx), %rsi			/* selfpc */
-	movq	\from16, %rdi			/* frompc */
-	call	libprof$lib_slow
-	RESTORE_ARGS
-.L\p\()_lr8:
-	popq	%rax
-.L\p\()_lr0:
-	ret
+	TO_C	LARGS_\p, .L\p\()_ld8, .L\p\()_ld16, .L\p\()_lr8, .L\p\()_lr0
 	/* (libprof.so's TLS_SLOT and TLS_OP push %rax for a few
 	   instructions: a sample there finds the wrong word and is dropped
 	   as out of the text)
@@ -443,8 +458,8 @@
 	.size	__fentry__, .-__fentry__
 
 	/* other objects' calls (LIBPROF_OBJECTS=1): see objects.c */
-	PROF_LIB mc, 8(%rbp), 8(%rbp), 8(%rbp)
-	PROF_LIB fe, 8(%rsp), 16(%rsp), 24(%rbx)
+	PROF_LIB mc, 8(%rbp), 8(%rbp)
+	PROF_LIB fe, 8(%rsp), 16(%rsp)
 	PROF_LABEL lib_off			/* the trampolines' target while not counting */
 	ret
 	PROF_TRAMPOLINES mc, 0
