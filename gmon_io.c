@@ -23,6 +23,13 @@ void gmon_free(Profile *p)
   gmon_init(p, p->enc.addr_size, p->enc.big_endian);
 }
 
+void gmon_derive(Profile *p, const Profile *q)
+{
+  *p = *q;
+  cg_init(&p->cg);
+  memset(&p->arc_recs, 0, sizeof p->arc_recs);
+}
+
 /* A profile read from a pipe or a device is cut off after this much (a
    regular file is read to its end): a stream that never ends is an error,
    not a hang.  Memory never depends on it: it grows only with the data

@@ -67,6 +67,12 @@ typedef struct {
 void gmon_init(Profile *p, int addr_size, int big_endian);
 /* Frees what P holds and makes it empty again. */
 void gmon_free(Profile *p);
+/* Makes P a profile derived from Q, for a second analysis of what Q read:
+   every field of Q's, the histogram records, basic-block counts and facts
+   shared (Q owns and frees them: P is not gmon_free'd), except the call
+   graph and the arc records, which start empty for the caller to fill.
+   (A field added to Profile is shared by default.) */
+void gmon_derive(Profile *p, const Profile *q);
 void gmon_out_read(Profile *p, const GmonContext *cx, const char *filename);
 /* The same from an open stream (the fuzz targets read from memory). */
 void gmon_read_stream(Profile *p, const GmonContext *cx, const char *filename, BoundedIn *in);

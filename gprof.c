@@ -572,15 +572,7 @@ static void derive_profile(Run *r)
 {
   Run *x = r->x;
   Profile *p = &x->prof;
-  const Profile *q = &r->prof;
-  gmon_init(p, r->core.addr_size, r->core.big_endian);
-  p->hist = q->hist;
-  p->bb = q->bb;
-  p->facts = q->facts;
-  p->have_hist = q->have_hist;
-  p->have_arcs = q->have_arcs;
-  p->have_bb = q->have_bb;
-  p->arcs_read = q->arcs_read;
+  gmon_derive(p, &r->prof);
   GmonOptions go = reader_options(&x->options);
   cg_pairs_replay(&r->pairs, &p->cg, go.keep_arcs ? &p->arc_recs : NULL, &x->syms, &x->specs);
   cg_pairs_free(&r->pairs);

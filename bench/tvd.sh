@@ -157,11 +157,14 @@ case $want in *" gawk "*)
   fi;;
 esac
 
-python3 - "$top/gprof" "$rounds" "$n_interp" "$lua_scale" $progs <<'EOF'
-import json, math, os, random, re, statistics, subprocess, sys
+python3 - "$top/bench" "$top/gprof" "$rounds" "$n_interp" "$lua_scale" $progs <<'EOF'
+import json, os, random, re, statistics, subprocess, sys
+sys.dont_write_bytecode = True          # (no __pycache__ in bench/)
+sys.path.insert(0, sys.argv[1])
+from tvdlib import pool, share, tvd, halves, floor, resampled
 
-gprof, rounds, n_interp, lua_scale = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-progs = sys.argv[5:]
+gprof, rounds, n_interp, lua_scale = sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+progs = sys.argv[6:]
 perf_hz = os.environ.get("TVD_PERF_HZ", "997")
 lp_env = {"LIBPROF_HZ": os.environ["TVD_LIBPROF_HZ"]} if os.environ.get("TVD_LIBPROF_HZ") else {}
 args = {"interp": [n_interp], "lua": ["tvd.lua", lua_scale], "mixed": ["mixed.lua", lua_scale],
@@ -239,33 +242,6 @@ def perf_prof(data, binary, own):
         prof[o] = prof.get(o, 0) + int(f[1])
     return prof
 
-def pool(profs, idx=None):
-    t = {}
-    for i, p in enumerate(profs):
-        if idx is not None and i not in idx: continue
-        for k, v in p.items(): t[k] = t.get(k, 0) + v
-    return t
-
-def share(p):
-    s = sum(p.values())
-    return {k: v / s for k, v in p.items()} if s else {}
-
-def tvd(a, b):
-    a, b = share(a), share(b)
-    return 50 * sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b))
-
-def halves(profs):
-    """Mean TVD between two halves of the rounds, over random balanced splits."""
-    n = len(profs)
-    if n < 2: return float("nan")
-    rng = random.Random(21)
-    vals = []
-    for _ in range(40):
-        idx = list(range(n)); rng.shuffle(idx)
-        a = set(idx[: n // 2]); b = set(idx[n // 2: 2 * (n // 2)])
-        vals.append(tvd(pool(profs, a), pool(profs, b)))
-    return statistics.mean(vals)
-
 kinds = ["plain", "perf", "glibc", "charge", "drop", "perf_pg", "fentry", "perf_fe"]
 kinds += [k for k in ("itimer", "perf_gl") if k in os.environ.get("TVD_KINDS", "").split()]
 if os.environ.get("TVD_BASE_LIB"): kinds += ["bdrop", "bfentry"]
@@ -335,7 +311,7 @@ for prog in progs:
              "perf_gl": "perf, glibc's -pg build"}
     for k in GMON + [k for k in ("perf_pg", "perf_fe", "perf_gl") if k in kinds]:
         t = tvd(pooled[k], truth)
-        fl = math.sqrt(h[k] ** 2 + h["perf"] ** 2) / 2
+        fl = floor(h[k], h["perf"])
         perf = k.startswith("perf")
         tot = sum(pooled[k].values())
         print("   %-24s TVD %5.1f  floor %4.1f (h %4.1f)  excess %5.1f   [%s]"
@@ -344,7 +320,7 @@ for prog in progs:
     for k, pk in (("drop", "perf_pg"), ("fentry", "perf_fe"), ("glibc", "perf_gl")):
         if k in P and pk in P:
             print("   %-24s TVD %5.1f  floor %4.1f against perf on the same build" %
-                  (names[k], tvd(pooled[k], pooled[pk]), math.sqrt(h[k] ** 2 + h[pk] ** 2) / 2))
+                  (names[k], tvd(pooled[k], pooled[pk]), floor(h[k], h[pk])))
     # single runs: each round's profile against the pooled perf (median
     # and range); pairs: the pooled TVDs' difference, its 90% interval
     # from resampling the rounds (both kinds' rounds resampled together)
@@ -356,14 +332,9 @@ for prog in progs:
     for x, y in (("drop", "glibc"), ("itimer", "glibc"), ("drop", "itimer"), ("fentry", "bfentry"),
                  ("drop", "bdrop"), ("fentry", "drop")):
         if x not in P or y not in P: continue
-        n = len(P[x]); d = []
-        for _ in range(400):
-            idx = [rng.randrange(n) for _ in range(n)]
-            tr = pool([P["perf"][i] for i in idx])
-            d.append(tvd(pool([P[x][i] for i in idx]), tr) - tvd(pool([P[y][i] for i in idx]), tr))
-        d.sort()
+        lo, hi = resampled(P, x, y, len(P[x]), rng)
         print("   TVD %s - %s: %+.1f pooled, 90%% of resamplings in [%+.1f, %+.1f]"
-              % (x, y, tvd(pooled[x], truth) - tvd(pooled[y], truth), d[len(d) // 20], d[len(d) - 1 - len(d) // 20]))
+              % (x, y, tvd(pooled[x], truth) - tvd(pooled[y], truth), lo, hi))
     cols = [k for k in ("perf", "perf_pg", "drop", "charge", "perf_gl", "glibc", "itimer", "perf_fe", "fentry", "bdrop", "bfentry") if k in P]
     s = {k: share(pooled[k]) for k in cols}
     ref = GMON[0] if "drop" not in s else "drop"

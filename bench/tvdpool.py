@@ -8,35 +8,14 @@ of kinds the difference of the pooled TVDs with the 90% interval of
 resampling the rounds (a batch's rounds keep their pairing).
 Usage: bench/tvdpool.py FILE.json ...   (one program's batches)
 """
-import json, math, random, statistics, sys
-
-def pool(profs):
-    t = {}
-    for p in profs:
-        for k, v in p.items(): t[k] = t.get(k, 0) + v
-    return t
-
-def share(p):
-    s = sum(p.values())
-    return {k: v / s for k, v in p.items()} if s else {}
-
-def tvd(a, b):
-    a, b = share(a), share(b)
-    return 50 * sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b))
-
-def halves(profs):
-    n = len(profs)
-    if n < 2: return float("nan")
-    rng = random.Random(21)
-    vals = []
-    for _ in range(40):
-        idx = list(range(n)); rng.shuffle(idx)
-        vals.append(tvd(pool(profs[i] for i in idx[: n // 2]), pool(profs[i] for i in idx[n // 2: 2 * (n // 2)])))
-    return statistics.mean(vals)
+import json, os, random, statistics, sys
+sys.dont_write_bytecode = True          # (no __pycache__ in bench/)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tvdlib import pool, tvd, halves, floor, resampled
 
 def excess(P, k):
     t = tvd(pool(P[k]), pool(P["perf"]))
-    fl = math.sqrt(halves(P[k]) ** 2 + halves(P["perf"]) ** 2) / 2
+    fl = floor(halves(P[k]), halves(P["perf"]))
     return t, fl, t - fl
 
 batches = [json.load(open(f)) for f in sys.argv[1:]]
@@ -56,11 +35,6 @@ rng = random.Random(34)
 for x, y in (("drop", "glibc"), ("itimer", "glibc"), ("drop", "itimer"), ("fentry", "bfentry"), ("drop", "bdrop"),
              ("fentry", "drop"), ("bdrop", "glibc")):
     if x not in P or y not in P: continue
-    n = len(P["perf"]); d = []
-    for _ in range(400):
-        idx = [rng.randrange(n) for _ in range(n)]
-        tr = pool(P["perf"][i] for i in idx)
-        d.append(tvd(pool(P[x][i] for i in idx), tr) - tvd(pool(P[y][i] for i in idx), tr))
-    d.sort()
+    lo, hi = resampled(P, x, y, len(P["perf"]), rng)
     print("TVD %s - %s: %+.1f pooled, 90%% of resamplings in [%+.1f, %+.1f]"
-          % (x, y, tvd(pool(P[x]), truth) - tvd(pool(P[y]), truth), d[len(d) // 20], d[len(d) - 1 - len(d) // 20]))
+          % (x, y, tvd(pool(P[x]), truth) - tvd(pool(P[y]), truth), lo, hi))
