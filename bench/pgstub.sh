@@ -8,6 +8,9 @@
 #   nullL    a `ret` after an lfence
 #   load     libprof's counted path (RAW_HOME_S, both compares), copied,
 #            with thread-local slots, without the increment
+#   loadS    load with a static table: the two thread-local loads out of
+#            the chain (and $mask, add of the table's address); only when
+#            named in PGSTUB_VARIANTS
 #   fast     the same with its `incq` of the slot: libprof's path
 #   lock     the same with `lock incq`
 #   fastL    fast + lfence before the ret
@@ -89,12 +92,14 @@ stub fast "incq 16(%r11)" ""
 stub lock "lock incq 16(%r11)" ""
 stub fastL "incq 16(%r11)" lfence
 stub fastM "incq 16(%r11)" mfence
+sed -e 's/andq %fs:mask@tpoff, %r11/andq $4064, %r11/' -e 's/addq %fs:slots@tpoff, %r11/leaq tab2(%rip), %r10; addq %r10, %r11; movq (%rsp), %r10/' \
+    -e 's/^counting: .byte 1$/counting: .byte 1\n.bss\n.align 64\ntab2: .zero 4096/' load.S > loadS.S
 src=$top/tests/libprof/compress.c
 cc -O2 -g "$src" -o compress_plain -lpthread
 cc -O2 -g -pg -c "$src" -o compress.o
 cc -O2 -g -pg compress.o -o compress_glibc -lpthread
 cc -O2 -g -pg compress.o -o compress_libprof -L"$top/libprof" -lprof -lpthread
-for v in null nullL load fast lock fastL fastM; do cc compress.o $v.S -o compress_$v -lpthread; done
+for v in null nullL load loadS fast lock fastL fastM; do cc compress.o $v.S -o compress_$v -lpthread; done
 # VARIANT_pN: the same with N bytes of code linked before the program's,
 # which moves its functions N bytes (their offsets mod 64 matter)
 for v in $variants; do
