@@ -1071,43 +1071,10 @@ static void timers_after_fork(void)
   scan_timer_start(P.sig);
 }
 
-/* The perf clock's last resort.  Its signals queue one a period, on the
-   user's count of pending signals (RLIMIT_SIGPENDING, all the user's
-   processes together); when that is full the kernel sends the event's
-   owner SIGIO instead, whose default ends the program.  The handler
-   drains its queue (perf_drain), but a thread can run long with the
-   signal blocked: measured under load (load average 20-60 on 2 cores),
-   one handler's walk or scan took 1-30 ms of the thread's CPU time a
-   few times a run, and at 50 kHz with stacks and a limit of 4,096 the
-   queue reached the limit and the program died (status 157), alone or
-   beside two others of the same user.  So while SIGIO is at its
-   default, libprof takes it: each one a sample lost, said at exit.  A
-   program whose own O_ASYNC descriptor raised SIGIO with no handler
-   would have died of it; profiled, it goes on.  The program asking
-   about SIGIO is told SIG_DFL; its own handler replaces this one. */
-static void on_sigio(int sig, siginfo_t *si, void *ctx)
-{
-  (void)sig; (void)si; (void)ctx;
-  __atomic_fetch_add(&P.sigio_taken, 1, __ATOMIC_RELAXED);
-}
-
-static void sigio_guard(void)
-{
-  struct sigaction sa, old;
-  if (sigaction(SIGIO, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
-    return;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigio;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  if (sigaction(SIGIO, &sa, NULL) == 0) P.sigio_guard = 1;
-}
-
 /* At start-up, once the signal is chosen: the process's timers. */
 static void timers_start(void)
 {
   if (!P.hz) return;
-  if (P.clock == CLK_PERF) sigio_guard();
   if (P.clock == CLK_ITIMER) {
     itimer_mark = process_cpu_ns();
     itimer_set(period_ns());
@@ -1123,10 +1090,6 @@ static void report_clock(int report)
   if (P.unsampled) {
     make_name(a, sizeof a, NULL, NULL, (long)P.unsampled);
     say("libprof: ", a, " threads could not be given a sampling clock; their time is not in the profile\n");
-  }
-  if (P.sigio_taken) {
-    make_name(a, sizeof a, NULL, NULL, (long)P.sigio_taken);
-    say("libprof: ", a, " samples lost: the queue of pending signals was full (RLIMIT_SIGPENDING; SIGIO taken)\n");
   }
   if (!report || !P.hz) return;
   make_name(a, sizeof a, NULL, NULL, (long)P.signals);
@@ -1156,12 +1119,11 @@ __attribute__((used)) static int do_sigaction(int sig, const struct sigaction *a
   PROF_SYM(sigaction);
 static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-  int mine = is_mine(sig), guard = sig == SIGIO && P.sigio_guard;
-  if (guard && act) P.sigio_guard = 0;
+  int mine = is_mine(sig);
   if (act) take_rt(sig);
   if (mine && act) move_sampling(sig);
   int r = sigaction(sig, act, old);
-  if (r == 0 && (mine || guard) && old) {
+  if (r == 0 && mine && old) {
     memset(old, 0, sizeof *old);
     old->sa_handler = SIG_DFL;
   }
@@ -1179,8 +1141,7 @@ __attribute__((used)) static __sighandler_t do_signal(int sig, __sighandler_t ha
   PROF_SYM(signal);
 static __sighandler_t do_signal(int sig, __sighandler_t handler)
 {
-  int mine = is_mine(sig), guard = sig == SIGIO && P.sigio_guard;
-  if (guard) P.sigio_guard = 0;
+  int mine = is_mine(sig);
   take_rt(sig);
   if (mine) move_sampling(sig);
   __sighandler_t r;
@@ -1195,5 +1156,5 @@ static __sighandler_t do_signal(int sig, __sighandler_t handler)
     if (handler == SIG_ERR || sigaddset(&sa.sa_mask, sig) != 0) { errno = EINVAL; return SIG_ERR; }
     r = sigaction(sig, &sa, &old) == 0 ? old.sa_handler : SIG_ERR;
   }
-  return (mine || guard) && r != SIG_ERR ? SIG_DFL : r;
+  return mine && r != SIG_ERR ? SIG_DFL : r;
 }

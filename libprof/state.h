@@ -151,8 +151,6 @@ static struct {
   uint64_t signals, samples;     /* sampling signals taken, and the samples (periods) they carried */
   uint64_t clock_fallbacks;      /* threads given a POSIX timer where the chosen clock failed */
   uint64_t unsampled;            /* threads libprof could give no timer at all */
-  uint64_t sigio_taken;          /* SIGIOs of a full signal queue libprof took (sample.c) */
-  int sigio_guard;               /* libprof's SIGIO handler is installed (sample.c) */
   pid_t own[8];                  /* libprof's own threads (spawn), never sampled */
   char own_table[8];             /* ... which has a table of descriptors of its own (own_files) */
   int nown;
