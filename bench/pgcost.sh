@@ -80,7 +80,7 @@ else
   echo "Lua: skipped (apt-get source lua5.4 failed; TVD_LUA_SRC names a tree)"
 fi
 cp "$top/bench/mixed.lua" .
-python3 - "$top/gprof" "$rounds" "$scale" "$variants" $progs <<'EOF'
+TVDLIB_DIR="$top/bench" python3 - "$top/gprof" "$rounds" "$scale" "$variants" $progs <<'EOF'
 import os, random, re, statistics, subprocess, sys
 gprof, rounds, scale, variants, progs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4].split(), sys.argv[5:]
 args = {"interp": ["300000"], "lua": ["mixed.lua", scale]}
@@ -121,26 +121,8 @@ def prof(data, binary, own):
         if o: p[o] = p.get(o, 0) + int(f[1])
     return p
 
-def pool(ps, idx=None):
-    t = {}
-    for i, p in enumerate(ps):
-        if idx is None or i in idx:
-            for k, v in p.items(): t[k] = t.get(k, 0) + v
-    return t
-
-def share(p):
-    s = sum(p.values()); return {k: v / s for k, v in p.items()} if s else {}
-
-def tvd(a, b):
-    a, b = share(a), share(b); return 50 * sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b))
-
-def halves(ps):
-    if len(ps) < 2: return float("nan")
-    rng = random.Random(7); v = []
-    for _ in range(40):
-        i = list(range(len(ps))); rng.shuffle(i); n = len(ps) // 2
-        v.append(tvd(pool(ps, set(i[:n])), pool(ps, set(i[n:2 * n]))))
-    return statistics.mean(v)
+sys.path.insert(0, os.environ["TVDLIB_DIR"])
+from tvdlib import pool, share, tvd, halves   # (this script's splits: seed 7)
 
 for prog in progs:
     vis = listed("./%s_libprof" % prog)
@@ -155,7 +137,7 @@ for prog in progs:
     P = {v: pool(res[v]) for v in variants}
     print("\n== %s %s: %d rounds, perf at %s Hz" % (prog, " ".join(args[prog]), rounds, HZ))
     for v in variants:
-        print("   %-9s TVD against plain %5.1f   h %4.1f   [%d samples]" % (v, tvd(P[v], P["plain"]), halves(res[v]), sum(P[v].values())))
+        print("   %-9s TVD against plain %5.1f   h %4.1f   [%d samples]" % (v, tvd(P[v], P["plain"]), halves(res[v], 7), sum(P[v].values())))
     s = {v: share(P[v]) for v in variants}
     fs = sorted(set().union(*map(set, P.values())), key=lambda f: -abs(s["libprof"].get(f, 0) - s["plain"].get(f, 0)))
     print("   shares in %:   " + "".join("%9s" % v for v in variants))

@@ -115,7 +115,7 @@ for v in $variants; do
 done
 for v in $variants; do ./compress_$v 2 > /dev/null || { echo "pgstub.sh: compress_$v fails" >&2; exit 1; }; done
 rm -f gmon.out
-python3 - "$rounds" "$blocks" "${PGSTUB_HZ:-4999}" "$variants" "${PGSTUB_SAVE:-}" <<'EOF'
+TVDLIB_DIR="$top/bench" python3 - "$rounds" "$blocks" "${PGSTUB_HZ:-4999}" "$variants" "${PGSTUB_SAVE:-}" <<'EOF'
 import json, os, random, re, statistics, subprocess, sys, time
 rounds, blocks, hz, variants, save = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5]
 STUB = ("mcount", "_mcount", "__mcount_internal", "libprof")
@@ -146,26 +146,8 @@ def prof(data, binary, own):
         if o: p[o] = p.get(o, 0) + int(f[1])
     return p
 
-def pool(ps, idx=None):
-    t = {}
-    for i, p in enumerate(ps):
-        if idx is None or i in idx:
-            for k, v in p.items(): t[k] = t.get(k, 0) + v
-    return t
-
-def share(p):
-    s = sum(p.values()); return {k: v / s for k, v in p.items()} if s else {}
-
-def tvd(a, b):
-    a, b = share(a), share(b); return 50 * sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b))
-
-def halves(ps):
-    if len(ps) < 2: return float("nan")
-    rng = random.Random(7); v = []
-    for _ in range(40):
-        i = list(range(len(ps))); rng.shuffle(i); n = len(ps) // 2
-        v.append(tvd(pool(ps, set(i[:n])), pool(ps, set(i[n:2 * n]))))
-    return statistics.mean(v)
+sys.path.insert(0, os.environ["TVDLIB_DIR"])
+from tvdlib import pool, share, tvd, halves   # (this script's splits: seed 7)
 
 own = {v: owners("./compress_" + v) for v in variants}
 res = {v: [] for v in variants}
@@ -194,7 +176,7 @@ for v in variants:
     for f in hot[:4]:
         x = [100 * p.get(f, 0) for p in per]
         cells += "%7.2f [%5.1f-%5.1f]" % (100 * S[v].get(f, 0), min(x), max(x))
-    print("   %-11s %6.2f %5.2f " % (v, tvd(P[v], P["plain"]), halves(res[v])) + cells
+    print("   %-11s %6.2f %5.2f " % (v, tvd(P[v], P["plain"]), halves(res[v], 7)) + cells
           + "%9d %5.2f" % (sum(P[v].values()), statistics.median(cpu[v])))
 print("   samples a run, median (every run does the same work: where time is added or hidden)")
 print("   %-11s" % "variant" + "".join("%16s" % f[:16] for f in hot[:4]) + "%16s" % "all")
