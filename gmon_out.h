@@ -76,6 +76,8 @@ enum {
   GMON_FACT_CLOCK,              /* string: the sampling clock */
   GMON_FACT_THREADS,            /* threads sampled (each may owe up to a sample at its end) */
   GMON_FACT_LOST_CALLS,         /* calls libprof could not count (written when not 0) */
+  GMON_FACT_KERNEL,             /* samples of the kernel's time, not at a PC: a perf clock of
+                                   user time only (written when not 0) */
   GMON_FACT_NKEYS
 };
 #endif

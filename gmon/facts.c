@@ -74,7 +74,8 @@ void gmon_facts_write(const GmonFacts *f, GmonOut *out, uint32_t hz)
 {
   if (!f->present) return;
   for (unsigned k = 1; k < GMON_FACT_NKEYS; k++)
-    if (k != GMON_FACT_CLOCK) put_fact(out, k, 0, k == GMON_FACT_HZ && f->hz_mixed ? 0 : f->v[k], hz);
+    if (k != GMON_FACT_CLOCK && (k != GMON_FACT_KERNEL || f->v[k]))
+      put_fact(out, k, 0, k == GMON_FACT_HZ && f->hz_mixed ? 0 : f->v[k], hz);
   const char *clk = f->clock_mixed ? "mixed" : f->clock;
   size_t len = strlen(clk);
   for (unsigned c = 0; c * 6 < len && c < 8; c++) {
@@ -111,7 +112,8 @@ void gmon_facts_note(const GmonFacts *f, const char *what, int objects)
   if (!f->present) return;
   const uint64_t *v = f->v;
   uint64_t hz = !f->hz_mixed && v[GMON_FACT_HZ] ? v[GMON_FACT_HZ] : 100;
-  uint64_t out = v[GMON_FACT_LIBC] + v[GMON_FACT_LOADER] + v[GMON_FACT_VDSO] + v[GMON_FACT_OTHER];
+  uint64_t out = v[GMON_FACT_LIBC] + v[GMON_FACT_LOADER] + v[GMON_FACT_VDSO] + v[GMON_FACT_OTHER]
+               + v[GMON_FACT_KERNEL];
   uint64_t all = v[GMON_FACT_TEXT] + out;
   int seen_objects = v[GMON_FACT_OBJECTS] > 0;
   if (worth(out, all, hz) && !(objects && seen_objects)) {
@@ -119,6 +121,7 @@ void gmon_facts_note(const GmonFacts *f, const char *what, int objects)
     static const struct { int key; const char *name; } part[] = {
       { GMON_FACT_LIBC, "the C library" }, { GMON_FACT_LOADER, "the dynamic loader" },
       { GMON_FACT_VDSO, "the vDSO" }, { GMON_FACT_OTHER, "other shared objects" },
+      { GMON_FACT_KERNEL, "the kernel" },
     };
     for (size_t i = 0; i < sizeof part / sizeof *part; i++) {
       uint64_t n = v[part[i].key];

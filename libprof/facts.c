@@ -17,6 +17,7 @@ static struct {
   uintptr_t lo[FO_OTHER], hi[FO_OTHER];   /* the named objects' code, [lo, hi); 0, 0: none */
   uint64_t out[FO_N];                     /* samples outside the program's text */
   uint64_t off;                           /* samples while counting was off */
+  uint64_t kernel;                        /* samples of kernel time at no PC (sample.c) */
   uint64_t threads;                       /* threads attached (each with its timer) */
   uint64_t own_ns[2];                     /* CPU time of libprof's threads (helper, poller) */
   uint64_t cpu0;                          /* process CPU time (ns) when profiling began */
@@ -82,7 +83,7 @@ static void facts_init(void)
 static void facts_after_fork(void)
 {
   memset(F.out, 0, sizeof F.out);
-  F.off = 0;
+  F.off = F.kernel = 0;
   F.threads = 1;                 /* the thread that forked */
   F.own_ns[0] = F.own_ns[1] = 0; /* (their threads are made again) */
   F.cpu0 = facts_cpu_ns();
@@ -106,6 +107,13 @@ static void facts_outside(uintptr_t pc, uint32_t n)
   for (int i = 0; i < FO_OTHER; i++)
     if (pc - F.lo[i] < F.hi[i] - F.lo[i]) { k = i; break; }
   __atomic_fetch_add(&F.out[k], n, __ATOMIC_RELAXED);
+}
+
+/* From the sampling handler: N samples of the thread's time in the
+   kernel, whose PC no sample took (a perf clock of user time only). */
+static void facts_kernel(uint32_t n)
+{
+  __atomic_fetch_add(&F.kernel, n, __ATOMIC_RELAXED);
 }
 
 /* From the sampling handler: N samples while counting is off. */

@@ -169,11 +169,14 @@ __attribute__((noinline)) static int perf_drain(int sig)
   return scan;
 }
 
+static void perf_done(void);
+
 static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 {
   take_sample(sig, si, ctx);
   if (si && si->si_code == POLL_IN && sig != SIGPROF && perf_drain(sig))
     threads_scan();                /* (keeps errno) */
+  if (weigh_at) perf_done();
 }
 
 static void take_sample(int sig, siginfo_t *si, void *ctx)
@@ -202,8 +205,18 @@ static void take_sample(int sig, siginfo_t *si, void *ctx)
     foreign_sample(pc, 1);
     return;
   }
-  /* a perf clock counting user time only: the CPU time since the last */
-  if (P.clock_user && si && si->si_code == POLL_IN && sig != SIGPROF && !(n = perf_weigh())) return;
+  /* a perf clock counting user time only: the CPU time since the last;
+     the clock signals only the expirations that fall in user mode, so of
+     those periods the last is this PC's and the ones before it were the
+     kernel's (a system call, a fault): credited apart, not to whatever
+     the thread ran next (a loop reading /dev/urandom had 85% of its time
+     in the kernel and 11% outside the program's code sampled; its next
+     function got the rest) */
+  uint32_t kern = 0;
+  if (P.clock_user && si && si->si_code == POLL_IN && sig != SIGPROF) {
+    if (!(n = perf_weigh())) return;
+    kern = n - 1;
+  }
   /* ITIMER_PROF: the process's CPU time since the last signal (the tick) */
   if (P.clock == CLK_ITIMER && sig == SIGPROF && !(n = itimer_weigh())) return;
   __atomic_fetch_add(&P.signals, 1, __ATOMIC_RELAXED);
@@ -217,6 +230,10 @@ static void take_sample(int sig, siginfo_t *si, void *ctx)
   if (!P.enabled || !P.prog) {
     if (P.prog) facts_off(n);
     return;
+  }
+  if (kern) {
+    facts_kernel(kern);
+    n = 1;
   }
   int in_runtime = in_libprof || (pc >= (uintptr_t)prof_text_begin && pc < (uintptr_t)prof_text_end);
   if (ticks_seen >= rehome_at && !in_runtime) {
@@ -856,10 +873,36 @@ static uint32_t perf_weigh(void)
   struct timespec ts;
   if (syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 1;
   uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, ns = (uint64_t)period_ns();
+  weigh_at = now;
   if (now < cpu_mark) return 1;
   uint64_t w = (now - cpu_mark + ns / 2) / ns;
   cpu_mark += w * ns;
   return (uint32_t)w;
+}
+
+/* The end of a handler that weighed its sample (perf_weigh): its own
+   time -- the walk, the drain -- is libprof's, not the program's next
+   sample's (nor, counted apart as the kernel's, the kernel's): the mark
+   moves past it, and it counts as libprof's time in whole periods. */
+static void perf_done(void)
+{
+  struct timespec ts;
+  int err = errno;
+  if (syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts) == 0) {
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, ns = (uint64_t)period_ns();
+    if (now > weigh_at) {
+      cpu_mark += now - weigh_at;
+      handler_ns += now - weigh_at;
+      if (handler_ns >= ns) {
+        uint64_t t = handler_ns / ns;
+        handler_ns -= t * ns;
+        __atomic_fetch_add(&P.samples, t, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&P.overhead_ticks, t, __ATOMIC_RELAXED);
+      }
+    }
+  }
+  weigh_at = 0;
+  errno = err;
 }
 
 static uint64_t itimer_mark;     /* process CPU time weighed so far */

@@ -238,7 +238,8 @@ static void write_facts(wbuf *w)
   v[GMON_FACT_LIBPROF] = __atomic_load_n(&P.overhead_ticks, __ATOMIC_RELAXED);
   v[GMON_FACT_OFF] = __atomic_load_n(&F.off, __ATOMIC_RELAXED);
   v[GMON_FACT_CPU_US] = cpu / 1000u;
-  uint64_t owed = cpu / 1000000u * hz / 1000u, seen = 0;
+  v[GMON_FACT_KERNEL] = __atomic_load_n(&F.kernel, __ATOMIC_RELAXED);
+  uint64_t owed = cpu / 1000000u * hz / 1000u, seen = v[GMON_FACT_KERNEL];
   for (int k = GMON_FACT_TEXT; k <= GMON_FACT_OFF; k++) seen += v[k];
   v[GMON_FACT_NOT_TAKEN] = owed > seen ? owed - seen : 0;
   v[GMON_FACT_OBJECTS] = P.objects ? 1 : 0;
@@ -249,7 +250,8 @@ static void write_facts(wbuf *w)
   v[GMON_FACT_LOST_CALLS] = __atomic_load_n(&P.lost_arcs, __ATOMIC_RELAXED)
                           + __atomic_load_n(&__prof_nofp, __ATOMIC_RELAXED);
   for (unsigned k = GMON_FACT_VERSION; k < GMON_FACT_NKEYS; k++)
-    if (k != GMON_FACT_CLOCK && (k != GMON_FACT_LOST_CALLS || v[k])) write_fact(w, k, 0, v[k]);
+    if (k != GMON_FACT_CLOCK && ((k != GMON_FACT_LOST_CALLS && k != GMON_FACT_KERNEL) || v[k]))
+      write_fact(w, k, 0, v[k]);
   const char *clk = facts_clock();
   size_t len = strlen(clk);
   for (unsigned c = 0; c * 6 < len && c < 8; c++) {

@@ -23,6 +23,10 @@
  *                       mapped and how many descriptors are perf events
  *   clock fork SECS     a child spins SECS in `spread` and writes its own
  *                       file; prints the child's pid
+ *   clock kernel SECS   reads /dev/urandom a megabyte at a time (the
+ *                       kernel's CPU time) between spins of 2 ms in
+ *                       `spread` until these reach SECS; prints the
+ *                       seconds spent in `spread` only
  * Prints the CPU seconds spent (or the child's pid). */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -113,6 +117,20 @@ int main(int argc, char **argv)
       if (n > 0) { to[n] = 0; fds += strstr(to, "perf_event") != NULL; }
     }
     printf("maps %d fds %d\n", maps, fds);
+    return 0;
+  } else if (!strcmp(argv[1], "kernel")) {
+    static char buf[1 << 20];
+    FILE *f = fopen("/dev/urandom", "rb");
+    double in = 0;
+    if (!f) return 1;
+    setvbuf(f, NULL, _IONBF, 0);
+    while (in < secs) {
+      if (fread(buf, 1, sizeof buf, f) == 0) return 1;
+      double t0 = cpu(CLOCK_THREAD_CPUTIME_ID);
+      spin_spread(0.002);
+      in += cpu(CLOCK_THREAD_CPUTIME_ID) - t0;
+    }
+    printf("%.3f\n", in);
     return 0;
   } else if (!strcmp(argv[1], "fork")) {
     pid_t p = fork();

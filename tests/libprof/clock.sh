@@ -44,6 +44,28 @@ if [ $perf = 1 ]; then
     cpu=$(cd nobody && LIBPROF_HZ=1000 setpriv --reuid=65534 --regid=65534 --clear-groups ./clk spread 1)
     distinct nobody/gmon.out "$cpu"; say $? "1 kHz as an unprivileged user: ~1,000 distinct samples ($facts)"
   fi
+  # time in the kernel (reads of /dev/urandom between spins): under a
+  # clock of user time only (an unprivileged user) it was credited to
+  # the code the thread ran next -- `spread` got 2-5 times its CPU time
+  # -- and now counts apart, as the kernel's, said by gprof
+  run_as=; [ "$(id -u)" = 0 ] && [ "$par" = 2 ] && command -v setpriv > /dev/null \
+    && run_as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+  # (up to three runs, as the other timing checks)
+  mkdir -p kern && chmod 777 kern && cp clk kern/
+  user_only=0; { [ -n "$run_as" ] || { [ "$(id -u)" != 0 ] && [ "$par" = 2 ]; }; } && user_only=1
+  kern_ok() {
+    awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(c > 0 && s >= 850 * c && s <= 1150 * c) }' \
+      && { [ $user_only = 0 ] || echo "$note" | grep -q "the kernel"; }
+  }
+  for try in 1 2 3; do
+    rm -f kern/gmon.out
+    cpu=$(cd kern && LIBPROF_HZ=1000 $run_as ./clk kernel 0.5)
+    set -- $(python3 "$here/clock.py" kern/gmon.out "$lo" "$hi")
+    note=$("$G" -p -b kern/clk kern/gmon.out 2>&1 >/dev/null | grep -o "outside the program's code.*)")
+    kern_ok "$@" && break
+  done
+  kern_ok "$@"
+  say $? "time in the kernel is not credited to the code after it: spread $2 samples for $cpu s of its own at 1 kHz (${note:-no note}; runs: $try)"
   # the perf clock holds no descriptor: its event lives by a mapped page
   set -- $(LIBPROF_HZ=1000 ./clk fds 0.1)
   [ "$2" -ge 1 ] && [ "$4" = 0 ]; say $? "the perf clock keeps no descriptor ($2 events mapped, $4 descriptors)"
@@ -83,22 +105,32 @@ else
 fi
 
 # every clock: its name in the stack file, samples that add up to the CPU time
+# (up to three runs, the assertion unchanged: once in a loaded run of the
+# suite, load 8-13, ITIMER_PROF's spin got 315 samples for 0.502 s)
 for c in perf:perf-event timer:posix-timer itimer:itimer; do
   [ $perf = 0 ] && [ "${c%%:*}" = perf ] && continue
-  rm -f gmon.out gmon.out.stacks
-  cpu=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=${c%%:*} LIBPROF_STACKS=4 ./clk spread 0.5 2> err.txt)
-  set -- $(python3 "$here/clock.py" gmon.out "$lo" "$hi")
+  for try in 1 2 3; do
+    rm -f gmon.out gmon.out.stacks
+    cpu=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=${c%%:*} LIBPROF_STACKS=4 ./clk spread 0.5 2> err.txt)
+    set -- $(python3 "$here/clock.py" gmon.out "$lo" "$hi")
+    grep -qx "clock ${c#*:}" gmon.out.stacks && [ ! -s err.txt ] \
+      && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }' && break
+  done
   grep -qx "clock ${c#*:}" gmon.out.stacks && [ ! -s err.txt ] \
     && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }'
-  say $? "LIBPROF_CLOCK=${c%%:*}: 'clock ${c#*:}' in the stack file, $2 samples for $cpu s of CPU at 1 kHz"
+  say $? "LIBPROF_CLOCK=${c%%:*}: 'clock ${c#*:}' in the stack file, $2 samples for $cpu s of CPU at 1 kHz (runs: $try)"
 done
 # no POSIX timer allowed: LIBPROF_CLOCK=timer says so and uses ITIMER_PROF
 if command -v prlimit > /dev/null; then
-  rm -f gmon.out; cpu=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=timer prlimit --sigpending=0 ./clk spread 0.5 2> err.txt)
-  set -- $(python3 "$here/clock.py" gmon.out "$lo" "$hi")
+  for try in 1 2 3; do
+    rm -f gmon.out; cpu=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=timer prlimit --sigpending=0 ./clk spread 0.5 2> err.txt)
+    set -- $(python3 "$here/clock.py" gmon.out "$lo" "$hi")
+    grep -qx "libprof: LIBPROF_CLOCK=timer: not available here; using itimer" err.txt \
+      && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }' && break
+  done
   grep -qx "libprof: LIBPROF_CLOCK=timer: not available here; using itimer" err.txt \
     && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }'
-  say $? "LIBPROF_CLOCK=timer with no POSIX timer allowed (RLIMIT_SIGPENDING 0): ITIMER_PROF, said, $2 samples for $cpu s"
+  say $? "LIBPROF_CLOCK=timer with no POSIX timer allowed (RLIMIT_SIGPENDING 0): ITIMER_PROF, said, $2 samples for $cpu s (runs: $try)"
 fi
 # gprof -i names the clock and the rate from the facts records, for one
 # file and for a gmon.sum of two (GNU's -i bytes for files without facts:
