@@ -883,7 +883,8 @@ static uint32_t perf_weigh(void)
 /* The end of a handler that weighed its sample (perf_weigh): its own
    time -- the walk, the drain -- is libprof's, not the program's next
    sample's (nor, counted apart as the kernel's, the kernel's): the mark
-   moves past it, and it counts as libprof's time in whole periods. */
+   moves past it, and it counts as libprof's time in whole periods, seen
+   by the thread (else its end credited them to its last bin). */
 static void perf_done(void)
 {
   struct timespec ts;
@@ -896,6 +897,7 @@ static void perf_done(void)
       if (handler_ns >= ns) {
         uint64_t t = handler_ns / ns;
         handler_ns -= t * ns;
+        ticks_seen += t;
         __atomic_fetch_add(&P.samples, t, __ATOMIC_RELAXED);
         __atomic_fetch_add(&P.overhead_ticks, t, __ATOMIC_RELAXED);
       }

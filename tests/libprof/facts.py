@@ -8,7 +8,7 @@ import struct, sys
 
 NAMES = {1: 'version', 2: 'hz', 3: 'text', 4: 'libc', 5: 'loader', 6: 'vdso', 7: 'other',
          8: 'libprof', 9: 'off', 10: 'cpu_us', 11: 'not_taken', 12: 'objects', 13: 'runs',
-         14: 'clock', 15: 'threads', 16: 'lost_calls'}
+         14: 'clock', 15: 'threads', 16: 'lost_calls', 17: 'kernel'}
 
 
 def width():
