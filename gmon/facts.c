@@ -136,6 +136,13 @@ void gmon_facts_note(const GmonFacts *f, const char *what, int objects)
              by, seen_objects ? "gprof --objects shows where"
                               : "run the program with LIBPROF_OBJECTS=1 and read it with gprof "
                                 "--objects to see where");
+  } else if (worth(v[GMON_FACT_KERNEL], all, hz)) {
+    /* --objects shows every object's samples, but no object holds the
+       kernel's (a perf clock of user time only sees no PC there) */
+    msg_warn("%s: %.1f%% of the time sampled (%.2f of %.2f seconds) was in the kernel, at no "
+             "PC the clock could see, which no report shows\n",
+             what, 100.0 * (double)v[GMON_FACT_KERNEL] / (double)all,
+             (double)v[GMON_FACT_KERNEL] / (double)hz, (double)all / (double)hz);
   }
   /* each thread may owe up to a sample at its end (less than a period
      left, or no sample to credit it to), and the kernel's tick a few */

@@ -66,6 +66,15 @@ if [ $perf = 1 ]; then
   done
   kern_ok "$@"
   say $? "time in the kernel is not credited to the code after it: spread $2 samples for $cpu s of its own at 1 kHz (${note:-no note}; runs: $try)"
+  # with every object's profile (--objects shows them all, but the
+  # kernel's time is in none): its share said all the same
+  if [ $user_only = 1 ]; then
+    rm -rf kern/gmon.out*
+    (cd kern && LIBPROF_HZ=1000 LIBPROF_OBJECTS=1 $run_as ./clk kernel 0.2 > /dev/null)
+    note=$("$G" -p -b --objects kern/clk kern/gmon.out 2>&1 >/dev/null)
+    echo "$note" | grep -q "was in the kernel, at no PC the clock could see"
+    say $? "gprof --objects says the kernel's share ($note)"
+  fi
   # the perf clock holds no descriptor: its event lives by a mapped page
   set -- $(LIBPROF_HZ=1000 ./clk fds 0.1)
   [ "$2" -ge 1 ] && [ "$4" = 0 ]; say $? "the perf clock keeps no descriptor ($2 events mapped, $4 descriptors)"
