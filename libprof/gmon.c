@@ -290,6 +290,7 @@ static void start(unsigned long lowpc, unsigned long highpc)
     P.sig = SIGPROF;
   } else {
     P.sig = pick_signal(&sa);
+    perf_signal_take();
   }
   pthread_key_create(&tab_key, thread_done);
   /* glibc's own registration, which pthread_atfork calls: pthread_atfork

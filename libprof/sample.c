@@ -17,6 +17,7 @@
    signals (32 and 33) out; the sampling handler touches nothing of the
    program's.  libprof's own masks go straight to the kernel. */
 static void move_sampling(int from);
+static void perf_signal_give(void);
 
 /* The real-time signals the program uses (bit S - 1): those it gave a
    disposition, or blocked by name (a mask that does not block every
@@ -56,6 +57,12 @@ static int user_sigmask(int how, const sigset_t *set, sigset_t *old)
       mine = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE);
     }
     if (mine && P.hz) mask_del(&s, mine);
+    int ps = __atomic_load_n(&P.psig, __ATOMIC_ACQUIRE);
+    if (ps && P.hz && sigismember(&s, ps) == 1 && named) {
+      perf_signal_give();
+      ps = __atomic_load_n(&P.psig, __ATOMIC_ACQUIRE);
+    }
+    if (ps && P.hz) mask_del(&s, ps);
     set = &s;
   }
   return raw_sigmask(how, set, old);
@@ -129,6 +136,14 @@ static int foreign_perf;
 
 static void take_sample(int sig, siginfo_t *si, void *ctx);
 
+/* The signal the thread's own perf clock sends (SIG, or SIGPROF: see
+   perf_signal_take). */
+static int perf_sig(int sig)
+{
+  int p = __atomic_load_n(&P.psig, __ATOMIC_ACQUIRE);
+  return p ? p : sig;
+}
+
 /* A perf clock's signal is queued anew at every overflow (a real-time
    signal, no coalescing): while the handler runs (the signal blocked),
    the thread's clock goes on, so a handler dearer than a period -- 50 kHz
@@ -171,12 +186,21 @@ __attribute__((noinline)) static int perf_drain(int sig)
 
 static void perf_done(void);
 
+/* libprof's two signals (the real-time one and SIGPROF) block each
+   other (perf_signal_take); should one still come in the other's handler
+   (a signal moving), it is let go: its time is weighed into the next
+   sample, or a sample is lost; the scan's comes again. */
+static __thread int in_handler;
+
 static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 {
+  if (in_handler) return;
+  in_handler = 1;
   take_sample(sig, si, ctx);
   if (si && si->si_code == POLL_IN && sig != SIGPROF && perf_drain(sig))
     threads_scan();                /* (keeps errno) */
   if (weigh_at) perf_done();
+  in_handler = 0;
 }
 
 static void take_sample(int sig, siginfo_t *si, void *ctx)
@@ -213,9 +237,9 @@ static void take_sample(int sig, siginfo_t *si, void *ctx)
      in the kernel and 11% outside the program's code sampled; its next
      function got the rest) */
   uint32_t kern = 0;
-  if (P.clock_user && si && si->si_code == POLL_IN && sig != SIGPROF) {
+  if (si && si->si_code == POLL_IN && (sig == SIGPROF || P.clock_user)) {
     if (!(n = perf_weigh())) return;
-    kern = n - 1;
+    if (P.clock_user) kern = n - 1;
   }
   /* ITIMER_PROF: the process's CPU time since the last signal (the tick) */
   if (P.clock == CLK_ITIMER && sig == SIGPROF && !(n = itimer_weigh())) return;
@@ -449,7 +473,7 @@ static int clock_arm(treg *e, pid_t t, int sig, int perf)
     return e->kid >= 0;
   }
   if (P.clock == CLK_PERF && perf) {
-    e->page = arm_perf(t, sig, 0);
+    e->page = arm_perf(t, perf_sig(sig), 0);
     e->kind = CLK_PERF;
     if (e->page) return 1;
     __atomic_fetch_add(&P.clock_fallbacks, 1, __ATOMIC_RELAXED);
@@ -623,7 +647,7 @@ static void clock_upgrade(void)
   treg *e = &T.e[my_treg - 1];
   int sig = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE);
   if (e->live && e->kind == CLK_TIMER && !e->foreign && sig) {
-    void *page = arm_perf(tid(), sig, 0);
+    void *page = arm_perf(tid(), perf_sig(sig), 0);
     if (page) {
       syscall(SYS_timer_delete, e->kid);
       e->kind = CLK_PERF;
@@ -865,10 +889,11 @@ static void clock_choose(void)
   }
 }
 
-/* CLK_PERF counting user time only: the periods of the thread's CPU time
-   since its last sample (the expirations that fell in the kernel were
-   not signalled), rounded to the nearest. */
-static uint32_t perf_weigh(void)
+/* CLK_PERF: the periods of the thread's CPU time since its last sample,
+   rounded to the nearest -- counting user time only, the expirations
+   that fell in the kernel were not signalled; on SIGPROF, those that
+   came while one was pending were folded into it. */
+__attribute__((noinline)) static uint32_t perf_weigh(void)
 {
   struct timespec ts;
   if (syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 1;
@@ -885,7 +910,7 @@ static uint32_t perf_weigh(void)
    sample's (nor, counted apart as the kernel's, the kernel's): the mark
    moves past it, and it counts as libprof's time in whole periods, seen
    by the thread (else its end credited them to its last bin). */
-static void perf_done(void)
+__attribute__((noinline)) static void perf_done(void)
 {
   struct timespec ts;
   int err = errno;
@@ -1041,8 +1066,15 @@ static void move_sampling(int from)
   sa.sa_sigaction = on_sigprof;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
+  int ps = __atomic_load_n(&P.psig, __ATOMIC_ACQUIRE);
+  if (ps) sigaddset(&sa.sa_mask, ps);          /* (see perf_signal_take) */
   /* ITIMER_PROF signals SIGPROF only: sampling stops */
   int to = P.clock == CLK_ITIMER ? 0 : free_rt_signal(&sa, from);
+  if (ps && to) {
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, to);
+    sigaction(ps, &sa, NULL);
+  }
   if (P.clock == CLK_ITIMER) itimer_set(0);
   __atomic_store_n(&P.sig, to, __ATOMIC_RELEASE);
   if (T.scan_kid >= 0) syscall(SYS_timer_delete, T.scan_kid);
@@ -1069,6 +1101,81 @@ static void move_sampling(int from)
   if (!to) T.down_ns = process_cpu_ns();
   T.moves++;
   T.from = from;
+  T.to = to;
+  timers_leave(&old, 1);
+}
+
+/* The perf clocks of libprof's own threads signal with SIGPROF while the
+   program leaves it at its default.  A real-time signal is queued anew
+   at every overflow, and events that count kernel time queue one a
+   period there too: on a loaded machine at 50 kHz with stacks the user's
+   queue (RLIMIT_SIGPENDING) filled now and then, and the kernel sent
+   SIGIO instead, which kills (stacks.sh's sigio check, three runs in a
+   row once).  SIGPROF is never queued twice: an overflow while one is
+   pending is folded into it and weighed by the thread's CPU time
+   (perf_weigh); it lands where the thread comes back to user code -- a
+   system call's return, as ITIMER_PROF's does.  The program taking
+   SIGPROF (a handler, SIG_IGN, a mask naming it) gets it, the clocks
+   moved to the real-time signal first (perf_signal_give).  Threads the
+   scan found keep the real-time signal: their signals are told by si_fd
+   and weigh a period each (no thread storage). */
+static void perf_signal_take(void)
+{
+  if (!P.hz || P.clock != CLK_PERF || !P.sig || P.sig == SIGPROF || P.dump_signal == SIGPROF) return;
+  struct sigaction old, sa;
+  sigset_t cur;
+  sigemptyset(&cur);
+  if (sigaction(SIGPROF, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL
+      || raw_sigmask(SIG_BLOCK, NULL, &cur) != 0 || sigismember(&cur, SIGPROF) == 1)
+    return;
+  /* each handler blocks the other signal: a second signal frame on a
+     thread's small stack (PTHREAD_STACK_MIN under AddressSanitizer:
+     stksafe.sh's tiny threads) overflowed it */
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigprof;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, P.sig);
+  if (sigaction(SIGPROF, &sa, NULL) != 0) return;
+  if (!deliverable(SIGPROF)) {
+    sigaction(SIGPROF, &old, NULL);
+    return;
+  }
+  sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, SIGPROF);
+  sigaction(P.sig, &sa, NULL);
+  __atomic_store_n(&P.psig, SIGPROF, __ATOMIC_RELEASE);
+}
+
+/* The program takes SIGPROF: every own thread's perf clock is made again
+   on the real-time signal, and the program's handler goes in once no
+   other thread has a SIGPROF of libprof's pending (as move_sampling). */
+static void perf_signal_give(void)
+{
+  sigset_t old;
+  int taken = timers_enter(&old);
+  if (!taken || __atomic_load_n(&P.psig, __ATOMIC_ACQUIRE) != SIGPROF) {
+    timers_leave(&old, taken);
+    return;
+  }
+  __atomic_store_n(&P.psig, 0, __ATOMIC_RELEASE);
+  int to = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE);
+  for (int k = 0; k < T.used; k++) {
+    treg *e = &T.e[k];
+    if (!e->tid || !e->live || e->foreign || e->kind != CLK_PERF) continue;
+    clock_disarm(e);
+    e->live = to && clock_arm(e, e->tid, to, 1);
+  }
+  struct timespec ms = { 0, 1000000 };
+  for (int round = 0; round < 200; round++) {
+    int any = 0;
+    for (int k = 0; k < T.used && !any; k++)
+      any = T.e[k].tid && T.e[k].tid != tid() && pending_for(T.e[k].tid, SIGPROF);
+    if (!any) break;
+    nanosleep(&ms, NULL);
+  }
+  T.moves++;
+  T.from = SIGPROF;
   T.to = to;
   timers_leave(&old, 1);
 }
@@ -1157,7 +1264,15 @@ static void report_clock(int report)
    is told SIG_DFL, as it would be without libprof. */
 static int is_mine(int sig)
 {
-  return sig > 0 && P.started && P.hz && sig == __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE);
+  return sig > 0 && P.started && P.hz
+         && (sig == __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE) || sig == __atomic_load_n(&P.psig, __ATOMIC_ACQUIRE));
+}
+
+/* The program takes SIG, one of libprof's, for itself. */
+static void give_back(int sig)
+{
+  if (sig == __atomic_load_n(&P.psig, __ATOMIC_ACQUIRE)) perf_signal_give();
+  else move_sampling(sig);
 }
 
 __attribute__((used)) static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
@@ -1166,7 +1281,7 @@ static int do_sigaction(int sig, const struct sigaction *act, struct sigaction *
 {
   int mine = is_mine(sig);
   if (act) take_rt(sig);
-  if (mine && act) move_sampling(sig);
+  if (mine && act) give_back(sig);
   int r = sigaction(sig, act, old);
   if (r == 0 && mine && old) {
     memset(old, 0, sizeof *old);
@@ -1188,7 +1303,7 @@ static __sighandler_t do_signal(int sig, __sighandler_t handler)
 {
   int mine = is_mine(sig);
   take_rt(sig);
-  if (mine) move_sampling(sig);
+  if (mine) give_back(sig);
   __sighandler_t r;
   if (libc_signal) {
     r = libc_signal(sig, handler);

@@ -125,6 +125,7 @@ static struct {
   uintptr_t lowpc, textsize;     /* the fast test: prog's lo and hi - lo, set with it */
   int hz;
   int sig;                       /* the sampling signal (a real-time one) */
+  int psig;                      /* SIGPROF: the own threads' perf clocks signal with it, 0: with sig */
   int overhead;                  /* LIBPROF_OVERHEAD: OV_DROP, OV_CHARGE, OV_REPORT */
   uint64_t overhead_ticks;       /* samples in libprof's code, dropped */
   char *arena, *arena_end;       /* where new tables are carved (under tab_lock) */
