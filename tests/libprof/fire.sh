@@ -98,16 +98,20 @@ cc -O1 -pg "$here/ownprof.c" -o ownprof $lp
 # time: burn is tiny), cover the second at 100 Hz, and some are the
 # program's (0.09-0.17 s measured).  Up to 3 runs: a loaded machine
 # left one with 0.01 s in the program's code; a libprof whose timer the
-# program's took over has none in any run.
+# program's took over has none in any run.  None of the program's signals
+# may be libprof's (counted by their si_code: exact); its timer's rate
+# at 80-160 a CPU second (loaded, the build without -pg read 114-134, and
+# 125 failed three runs in a row once: the kernel's tick, not a leak --
+# no signal of libprof's among them)
 for try in 1 2 3; do
-  rm -f gmon.out; rate=$(LIBPROF_OVERHEAD=report ./ownprof 1 2> own.err)
+  rm -f gmon.out; set -- $(LIBPROF_OVERHEAD=report ./ownprof 1 2> own.err); rate=$1 foreign=$2
   s=$(python3 "$here/hist.py" gmon.out | awk '{print $4}')
   o=$(sed -n 's/^libprof: \([0-9]*\) samples (.*in libprof.s own code.*/\1/p' own.err)
-  echo "$rate" | awk '{exit !($1 >= 80 && $1 <= 125)}' && r1=0 || r1=1
+  echo "$rate $foreign" | awk '{exit !($1 >= 80 && $1 <= 160 && $2 == 0)}' && r1=0 || r1=1
   echo "$s ${o:-0}" | awk '{exit !($1 >= 0.02 && $1 * 100 + $2 >= 80)}' && r2=0 || r2=1
   [ $r1$r2 = 00 ] && break
 done
-say $r1 "a program's own SIGPROF handler and 100 Hz ITIMER_PROF get $rate signals per CPU second (80-125; libprof samples with its own signal; run $try)"
+say $r1 "a program's own SIGPROF handler and 100 Hz ITIMER_PROF get $rate signals per CPU second (80-160), $foreign of libprof's (0; run $try)"
 say $r2 "... and libprof still samples it (${s}s in the program's own code, ${o:-0} samples in the stubs, of 1 s; run $try)"
 
 # ---- settings: used as documented or rejected with one line ----
