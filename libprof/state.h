@@ -128,6 +128,7 @@ static struct {
   int psig;                      /* SIGPROF: the own threads' perf clocks signal with it, 0: with sig */
   int overhead;                  /* LIBPROF_OVERHEAD: OV_DROP, OV_CHARGE, OV_REPORT */
   uint64_t overhead_ticks;       /* samples in libprof's code, dropped */
+  uint64_t handler_ns;           /* the perf handlers' own time, all threads (perf_done) */
   char *arena, *arena_end;       /* where new tables are carved (under tab_lock) */
   pid_t pid;
   prof_tab *tabs;                /* every table ever made */
@@ -165,8 +166,6 @@ static __thread int have_timer;
    the bin the last sample went to (NO_BIN if it was dropped) */
 static __thread uint64_t ticks_seen, timer_cpu0;
 static __thread uint64_t cpu_mark;   /* CLK_PERF, user time only: CPU time weighed so far */
-static __thread uint64_t weigh_at;   /* the thread's CPU time perf_weigh read in this handler, 0 none */
-static __thread uint64_t handler_ns; /* the handler's own time not yet a whole period (perf_done) */
 static __thread uint64_t rehome_at = 4;   /* ticks_seen of the next count_rehome */
 static __thread size_t last_bin;
 static __thread uintptr_t slow_self;   /* selfpc, while in the slow path */
