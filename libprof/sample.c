@@ -1048,6 +1048,20 @@ static int pending_for(pid_t t, int sig)
   return (int)(bits >> (sig - 1) & 1);
 }
 
+/* Under T.lock: waits until no other registered thread has SIG pending
+   (200 ms at most), while libprof's handler is still the one installed. */
+static void wait_unpending(int sig)
+{
+  struct timespec ms = { 0, 1000000 };
+  for (int round = 0; round < 200; round++) {
+    int any = 0;
+    for (int k = 0; k < T.used && !any; k++)
+      any = T.e[k].tid && T.e[k].tid != tid() && pending_for(T.e[k].tid, sig);
+    if (!any) break;
+    nanosleep(&ms, NULL);
+  }
+}
+
 /* The program takes FROM, libprof's sampling signal, for itself (its
    sigaction, signal, or a mask naming it): sampling moves to another free
    real-time signal and every thread's timer is re-armed on it, before
@@ -1093,14 +1107,7 @@ static void move_sampling(int from)
      the one installed -- the program's is not (200 ms at most: a thread
      that blocks it for good keeps it); this thread takes its own when
      its mask comes back */
-  struct timespec ms = { 0, 1000000 };
-  for (int round = 0; round < 200; round++) {
-    int any = 0;
-    for (int k = 0; k < T.used && !any; k++)
-      any = T.e[k].tid && T.e[k].tid != tid() && pending_for(T.e[k].tid, from);
-    if (!any) break;
-    nanosleep(&ms, NULL);
-  }
+  wait_unpending(from);
   if (!to) T.down_ns = process_cpu_ns();
   T.moves++;
   T.from = from;
@@ -1169,14 +1176,7 @@ static void perf_signal_give(void)
     clock_disarm(e);
     e->live = to && clock_arm(e, e->tid, to, 1);
   }
-  struct timespec ms = { 0, 1000000 };
-  for (int round = 0; round < 200; round++) {
-    int any = 0;
-    for (int k = 0; k < T.used && !any; k++)
-      any = T.e[k].tid && T.e[k].tid != tid() && pending_for(T.e[k].tid, SIGPROF);
-    if (!any) break;
-    nanosleep(&ms, NULL);
-  }
+  wait_unpending(SIGPROF);
   T.moves++;
   T.from = SIGPROF;
   T.to = to;
