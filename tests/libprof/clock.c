@@ -27,8 +27,14 @@
  *                       kernel's CPU time) between spins of 2 ms in
  *                       `spread` until these reach SECS; prints the
  *                       seconds spent in `spread` only
+ *   clock tail SECS     spins SECS in `spread`, then reads /dev/urandom a
+ *                       16 MB at a time until the thread has used 2 *
+ *                       SECS more (the kernel's), and exits: the time
+ *                       since the last sample is credited at the thread's
+ *                       end; prints the seconds spent in `spread`
  * Prints the CPU seconds spent (or the child's pid). */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -131,6 +137,19 @@ int main(int argc, char **argv)
       in += cpu(CLOCK_THREAD_CPUTIME_ID) - t0;
     }
     printf("%.3f\n", in);
+    return 0;
+  } else if (!strcmp(argv[1], "tail")) {
+    /* (reads of 16 MB: few returns to user code, where a user-time
+       clock might yet signal) */
+    static char buf[16 << 20];
+    int fd = open("/dev/urandom", O_RDONLY);
+    if (fd < 0) return 1;
+    double t0 = cpu(CLOCK_THREAD_CPUTIME_ID);
+    spin_spread(secs);
+    double t1 = cpu(CLOCK_THREAD_CPUTIME_ID);
+    while (cpu(CLOCK_THREAD_CPUTIME_ID) - t1 < 2 * secs)
+      if (read(fd, buf, sizeof buf) <= 0) return 1;
+    printf("%.3f\n", t1 - t0);
     return 0;
   } else if (!strcmp(argv[1], "fork")) {
     pid_t p = fork();
