@@ -1228,6 +1228,7 @@ static void timers_after_fork(void)
   foreign_perf = foreign_next = 0;
   T.skip = T.backoff = 0;
   T.last_count = 0;
+  T.down_ns = process_cpu_ns();  /* (the child's CPU clock starts again) */
   my_treg = 0;
   if (P.clock == CLK_ITIMER && P.sig == SIGPROF) {
     itimer_mark = process_cpu_ns();

@@ -11,7 +11,10 @@
    main then burns CPU too.  Each signal it takes must be one the program
    sent itself: it prints "stray N" (signals its handlers got that it did
    not send) and the process's CPU time on stderr, so the test can see
-   the share of it sampled.  Exit status 1 when a queued value was lost. */
+   the share of it sampled.  Exit status 1 when a queued value was lost.
+   ("fork": main burns first, then takes every real-time signal as "all",
+   and at the end forks a child that burns a little and exits: each
+   process says the time it did not sample.) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static volatile unsigned long sink;
@@ -87,7 +91,8 @@ int main(int argc, char **argv)
     if (old.sa_handler != SIG_DFL) bad = 1;   /* as without profiling */
   } else if (!strcmp(how, "signal")) {
     if (signal(SIGRTMAX, on_rt_plain) != SIG_DFL) bad = 1;
-  } else if (!strcmp(how, "all")) {
+  } else if (!strcmp(how, "all") || !strcmp(how, "fork")) {
+    if (!strcmp(how, "fork")) burn();
     for (int s = SIGRTMIN; s <= SIGRTMAX; s++) sigaction(s, &sa, NULL);
   } else if (!strcmp(how, "other")) {
     sigset_t one;
@@ -120,6 +125,15 @@ int main(int argc, char **argv)
     if (mine != 1) bad = 1;
   }
   for (int i = 0; i < nt; i++) pthread_join(t[i], NULL);
+  if (!strcmp(how, "fork")) {
+    pid_t p = fork();
+    if (p == 0) {
+      spin(2000000);
+      exit(0);
+    }
+    int st;
+    if (p < 0 || waitpid(p, &st, 0) != p || st != 0) bad = 1;
+  }
   printf("stray %d\n", (int)stray);
   fprintf(stderr, "%.3f\n", cpu(CLOCK_PROCESS_CPUTIME_ID));
   return bad;

@@ -114,6 +114,15 @@ line=$(grep '^libprof:' claim.err)
 [ $rc = 0 ] && [ "$out" = "stray 0" ] && [ -s gmon.out ] && [ "$(echo "$line" | wc -l)" = 1 ] \
   && echo "$line" | grep -q "^libprof: the program took signal [0-9]* for itself and no other real-time signal was free: [0-9]* samples ([0-9]* ms of CPU time) not taken$"
 say $? "a program taking every real-time signal: sampling stops, the samples not taken said ($rc, $out, $line)"
+# (then forking: the child said the parent's CPU time at the stop less
+# its own, wrapped round -- bash with LIBPROF_CLOCK=itimer taking
+# SIGPROF, a command substitution: "18446743610 samples")
+rm -f gmon.out
+out=$(./claim fork 2> claim.err); rc=$?
+lines=$(grep '^libprof:' claim.err | sed 's/.*: \([0-9]*\) samples (\([0-9]*\) ms of CPU time) not taken$/\1 \2/')
+[ $rc = 0 ] && [ "$out" = "stray 0" ] && [ "$(echo "$lines" | wc -l)" = 2 ] \
+  && echo "$lines" | awk 'NF != 2 || $2 > 5000 { bad = 1 } END { exit bad }'
+say $? "a program taking every real-time signal, then forking: each process says the samples it did not take, none more than its CPU time ($rc, $out, samples and ms: $(echo $lines))"
 
 # ---- an error about a file beside the profile: said once ----
 rm -rf gmon.out gmon.out.stacks gmon.out.objects; mkdir gmon.out.stacks; : > gmon.out.objects
