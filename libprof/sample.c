@@ -353,7 +353,8 @@ static struct {
   int scan_kid;                  /* the process-wide timer that runs threads_scan, -1 none */
   unsigned gen, skip, backoff;
   int last_count;                /* T.count at the scan timer's last tick */
-} T = { 0, NULL, 0, 0, -1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0 };
+  int itimer_kid;                /* a forked child's CLK_ITIMER clock (itimer_child), -1 none */
+} T = { 0, NULL, 0, 0, -1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1 };
 static __thread int my_treg;     /* 1 + this thread's entry, 0 none */
 
 static int timers_enter(sigset_t *old)
@@ -1103,6 +1104,8 @@ static void move_sampling(int from)
     sigaction(ps, &sa, NULL);
   }
   if (P.clock == CLK_ITIMER) itimer_set(0);
+  if (T.itimer_kid >= 0) syscall(SYS_timer_delete, T.itimer_kid);
+  T.itimer_kid = -1;
   __atomic_store_n(&P.sig, to, __ATOMIC_RELEASE);
   if (T.scan_kid >= 0) syscall(SYS_timer_delete, T.scan_kid);
   scan_timer_start(to);
@@ -1216,6 +1219,18 @@ static void report_signal(int report)
   say(" ms of CPU time) not taken\n", NULL, NULL);
 }
 
+/* A forked child's CLK_ITIMER clock: a POSIX timer on the process's CPU
+   clock signalling SIGPROF -- the same clock, on the kernel's tick,
+   weighed by itimer_weigh -- which an exec deletes.  ITIMER_PROF outlives
+   exec, and its SIGPROF, at its default in the program exec'd, killed it
+   (gawk's `cmd | getline`: the shell died, close() 283).  ITIMER_PROF
+   where no POSIX timer can be had. */
+static void itimer_child(void)
+{
+  T.itimer_kid = arm_raw(CLOCK_PROCESS_CPUTIME_ID, SIGEV_SIGNAL, 0, SIGPROF, 0);
+  if (T.itimer_kid < 0) itimer_set(period_ns());
+}
+
 /* After fork: only the forking thread lives, and no timer is inherited. */
 static void timers_after_fork(void)
 {
@@ -1230,9 +1245,10 @@ static void timers_after_fork(void)
   T.last_count = 0;
   T.down_ns = process_cpu_ns();  /* (the child's CPU clock starts again) */
   my_treg = 0;
+  T.itimer_kid = -1;
   if (P.clock == CLK_ITIMER && P.sig == SIGPROF) {
     itimer_mark = process_cpu_ns();
-    itimer_set(period_ns());
+    itimer_child();
   }
   scan_timer_start(P.sig);
 }

@@ -27,6 +27,10 @@
  *                       kernel's CPU time) between spins of 2 ms in
  *                       `spread` until these reach SECS; prints the
  *                       seconds spent in `spread` only
+ *   clock exec SECS     spins SECS, then forks a child that runs a shell
+ *                       loop of its own (execl: the program exec'd has
+ *                       SIGPROF at its default); prints "exit N" or
+ *                       "signal N", how the child ended
  *   clock tail SECS     spins SECS in `spread`, then reads /dev/urandom a
  *                       16 MB at a time until the thread has used 2 *
  *                       SECS more (the kernel's), and exits: the time
@@ -137,6 +141,18 @@ int main(int argc, char **argv)
       in += cpu(CLOCK_THREAD_CPUTIME_ID) - t0;
     }
     printf("%.3f\n", in);
+    return 0;
+  } else if (!strcmp(argv[1], "exec")) {
+    spin_spread(secs);
+    pid_t p = fork();
+    if (p == 0) {
+      execl("/bin/sh", "sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done", (char *)NULL);
+      _exit(127);
+    }
+    int st;
+    if (p < 0 || waitpid(p, &st, 0) != p) return 1;
+    if (WIFSIGNALED(st)) printf("signal %d\n", WTERMSIG(st));
+    else printf("exit %d\n", WEXITSTATUS(st));
     return 0;
   } else if (!strcmp(argv[1], "tail")) {
     /* (reads of 16 MB: few returns to user code, where a user-time

@@ -152,6 +152,18 @@ for c in perf:perf-event timer:posix-timer itimer:itimer; do
     && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }'
   say $? "LIBPROF_CLOCK=${c%%:*}: 'clock ${c#*:}' in the stack file, $2 samples for $cpu s of CPU at 1 kHz (runs: $try)"
 done
+# a forked child that execs a program: no clock of libprof's outlives the
+# exec (ITIMER_PROF does: re-armed in the child, its SIGPROF, at its
+# default in the program exec'd, killed it -- gawk's `cmd | getline`
+# under LIBPROF_CLOCK=itimer lost the command's output)
+res=""; ok=0
+for c in perf timer itimer; do
+  [ $perf = 0 ] && [ $c = perf ] && continue
+  out=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=$c ./clk exec 0.02)
+  res="$res $c:$out"
+  [ "$out" = "exit 0" ] || ok=1
+done
+say $ok "a forked child's exec'd program is not killed by a clock of libprof's (clock:how it ended$res)"
 # no POSIX timer allowed: LIBPROF_CLOCK=timer says so and uses ITIMER_PROF
 if command -v prlimit > /dev/null; then
   for try in 1 2 3; do
