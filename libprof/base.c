@@ -34,7 +34,9 @@ static int raw_sigmask(int how, const sigset_t *set, sigset_t *old)
 
 /* Takes LOCK; returns 1 if taken, 0 if this thread already holds it (a
    signal handler interrupting the holder), or, when PATIENCE_MS >= 0,
-   after waiting that long for another thread. */
+   after waiting that long for another thread (0: one try; else 100
+   yields, then PATIENCE_MS sleeps of 1 ms: the yields alone take
+   microseconds, where a holder may need a millisecond or more). */
 static int lock_take(int *lock, int patience_ms)
 {
   int me = (int)tid();
@@ -43,7 +45,7 @@ static int lock_take(int *lock, int patience_ms)
     int free_ = 0;
     if (__atomic_compare_exchange_n(lock, &free_, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
       return 1;
-    if (patience_ms >= 0 && spins >= patience_ms) return 0;
+    if (patience_ms >= 0 && (!patience_ms || spins >= 100L + patience_ms)) return 0;
     struct timespec ms = { 0, 1000000 };
     if (spins < 100) sched_yield(); else nanosleep(&ms, NULL);
   }

@@ -55,7 +55,7 @@ static struct {
   unsigned long long adds, subs; /* dl_iterate_phdr's counts at the last scan */
   int rescan;                    /* a sample fell outside every object */
   uint64_t lost;                 /* samples outside every object */
-  struct { uintptr_t pc; uint32_t n; } pend[OBJ_PEND];   /* samples awaiting the next scan ... */
+  struct { uintptr_t pc; uint32_t n, epoch; } pend[OBJ_PEND];   /* samples awaiting the next scan ... */
   uint64_t pend_head, pend_tail; /* ... [tail, head): taken by the handler, given back by scans */
   uint64_t code_next;            /* the first code no object has */
   int ntramps;                   /* trampolines given out */
@@ -66,6 +66,13 @@ static struct {
   uint64_t redirects;            /* runtimes' mcounts found (the first scan's redirected), and ... */
   uint64_t pg_found;             /* ... loads calling mcount found: by scans so far */
   uint64_t late_objects;         /* -pg objects found in a namespace whose mcount a later scan redirected */
+  /* the blind marks: epochs at which a dlclose could not read the map
+     (objects_blind) */
+  uint32_t blind[OBJ_BLIND];     /* the first OBJ_BLIND, in the order taken ... */
+  uint32_t nblind;               /* ... (their count: more, and every epoch from blind_over on is one) */
+  uint32_t blind_over;
+  uint32_t blind_last;           /* the latest */
+  uint32_t blind_close;          /* the first since the last scan (0: none): the scan's ends are at it */
 } O;
 
 /* The process's mappings, from /proc/self/maps, read at most
@@ -453,11 +460,13 @@ static int objects_program(uintptr_t lowpc, uintptr_t highpc)
   return 1;
 }
 
-/* O's load ends (under O.lock): its generation closes at the new epoch. */
-static void obj_gen_close(prof_obj *o)
+/* O's load ends (under O.lock): its generation closes at the new epoch,
+   or at AT, a blind mark made since the last scan, after it opened (the
+   load may have ended there: objects_blind). */
+static void obj_gen_close(prof_obj *o, uint32_t at)
 {
   if (!o->gen) return;
-  uint32_t to = __atomic_add_fetch(&O.epoch, 1, __ATOMIC_RELEASE);
+  uint32_t to = at > O.gen[o->gen - 1].from ? at : __atomic_add_fetch(&O.epoch, 1, __ATOMIC_RELEASE);
   __atomic_store_n(&O.gen[o->gen - 1].to, to, __ATOMIC_RELEASE);
   o->gen = 0;
 }
@@ -659,7 +668,8 @@ static int objects_scan_within(int force, int patience_ms)
   obj_room(0);                               /* (the map's space, at the first scan) */
   unsigned long long c[2] = { 0, 0 };
   dl_iterate_phdr(obj_counts, c);
-  if (force || O.rescan || c[0] != O.adds || c[1] != O.subs) {
+  if (force || O.rescan || __atomic_load_n(&O.blind_close, __ATOMIC_ACQUIRE) || c[0] != O.adds
+      || c[1] != O.subs) {
     O.rescan = 0;
     O.pending = 0;
     O.adds = c[0];
@@ -673,9 +683,14 @@ static int objects_scan_within(int force, int patience_ms)
     dl_iterate_phdr(obj_scan_one, &st);
     /* the loads pass 1 did not find again have ended: their generations
        close before pass 2 opens those of the new loads (an object
-       loaded where another was is then live in epochs after the other's) */
+       loaded where another was is then live in epochs after the other's),
+       at the first blind mark since the last scan if there is one (this
+       scan may have waited for the loader's lock while a dlclose made it:
+       its load is gone from the map pass 1 read) */
+    uint32_t nblind = __atomic_load_n(&O.nblind, __ATOMIC_ACQUIRE);
+    uint32_t blind_at = __atomic_load_n(&O.blind_close, __ATOMIC_ACQUIRE);
     for (int k = 1; k < n; k++)
-      if (!O.obj[k].seen) obj_gen_close(&O.obj[k]);
+      if (!O.obj[k].seen) obj_gen_close(&O.obj[k], blind_at);
     st.index = 0;
     st.pass = 2;
     st.others = 0;
@@ -692,6 +707,10 @@ static int objects_scan_within(int force, int patience_ms)
         obj_range(&O.obj[k], 0);
       }
     O.scanned = 1;
+    /* the map is current: samples are credited at once again, unless
+       another mark came meanwhile */
+    if (blind_at && __atomic_load_n(&O.nblind, __ATOMIC_ACQUIRE) == nblind)
+      __atomic_compare_exchange_n(&O.blind_close, &blind_at, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
     objects_credit_kept();
     if (LP_CHECKING) obj_check();
   }
@@ -720,14 +739,15 @@ static inline prof_obj *obj_find(uintptr_t pc)
    obj_find's answer. */
 static void objects_credit(prof_obj *o, uintptr_t pc, uint32_t n)
 {
-  if (o) {
+  if (o && !__atomic_load_n(&O.blind_close, __ATOMIC_ACQUIRE)) {
     __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
     return;
   }
   /* kept for the next scan (within 20 ms), which credits it to an object
      loaded meanwhile (a plugin dlopen'ed and run at once) or counts it as
      lost; a slot is taken only when free, so a scan never waits on one
-     that will not be written */
+     that will not be written.  After a blind mark every sample outside
+     the program waits so (an entry may stand for a load gone) */
   uint64_t h = __atomic_load_n(&O.pend_head, __ATOMIC_RELAXED);
   for (;;) {
     if (h - __atomic_load_n(&O.pend_tail, __ATOMIC_ACQUIRE) >= OBJ_PEND) {
@@ -736,6 +756,7 @@ static void objects_credit(prof_obj *o, uintptr_t pc, uint32_t n)
     }
     if (__atomic_compare_exchange_n(&O.pend_head, &h, h + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
       O.pend[h % OBJ_PEND].n = n;
+      O.pend[h % OBJ_PEND].epoch = __atomic_load_n(&O.epoch, __ATOMIC_ACQUIRE);
       __atomic_store_n(&O.pend[h % OBJ_PEND].pc, pc, __ATOMIC_RELEASE);
       break;
     }
@@ -744,17 +765,21 @@ static void objects_credit(prof_obj *o, uintptr_t pc, uint32_t n)
 }
 
 /* The samples kept by objects_credit, credited to the objects of the map
-   now, or counted as lost (under O.lock, after a scan); one still being
-   written stops the round (the next scan takes it). */
+   now, or counted as lost (under O.lock, after a scan): lost too when
+   taken before a blind mark, whose unseen load may have been another at
+   that address; one still being written stops the round (the next scan
+   takes it). */
 static void objects_credit_kept(void)
 {
   uint64_t t = O.pend_tail, h = __atomic_load_n(&O.pend_head, __ATOMIC_ACQUIRE);
+  uint32_t blind = __atomic_load_n(&O.blind_last, __ATOMIC_ACQUIRE);
   for (; t != h; t++) {
     uintptr_t pc = __atomic_load_n(&O.pend[t % OBJ_PEND].pc, __ATOMIC_ACQUIRE);
     if (!pc) break;
     uint32_t n = O.pend[t % OBJ_PEND].n;
+    int before = O.pend[t % OBJ_PEND].epoch < blind;
     __atomic_store_n(&O.pend[t % OBJ_PEND].pc, 0, __ATOMIC_RELAXED);
-    prof_obj *o = obj_at(pc);
+    prof_obj *o = before ? NULL : obj_at(pc);
     if (o) __atomic_fetch_add(&o->bins[(pc - o->lo) / HIST_GRANULE], n, __ATOMIC_RELAXED);
     else __atomic_fetch_add(&O.lost, n, __ATOMIC_RELAXED);
   }
@@ -805,11 +830,33 @@ extern void *prof_dlsym(void *, const char *) __asm__("dlsym") __attribute__((we
 #define PROF_RTLD_NEXT ((void *)-1l)   /* <dlfcn.h>'s RTLD_NEXT (not included: dlsym is weak here) */
 static int (*objects_libc_dlclose)(void *);
 
-static void objects_scan_now(void)
+static int objects_scan_now(void)
 {
   in_libprof++;
-  objects_scan_within(0, 100);
+  int ok = objects_scan_within(0, 100);
   in_libprof--;
+  return ok;
+}
+
+/* A read of the map dlclose could not make (another thread's scan held
+   the lock 0.1 s: it may wait for the loader's lock this thread holds):
+   a load it did not see may end, or one it saw may have ended, unseen.
+   A blind mark: an epoch of its own, written to the stacks file, where a
+   stack sampled before it at an address where nothing was live is not
+   named after a load seen after it (stacks/stacks.c); the next scan ends
+   the loads it finds gone at the first mark since the last scan; until
+   that scan, samples outside the program wait for it, and those kept
+   from before a mark are lost (objects_credit_kept).  No lock. */
+static void objects_blind(void)
+{
+  uint32_t e = __atomic_add_fetch(&O.epoch, 1, __ATOMIC_ACQ_REL);
+  uint32_t k = __atomic_fetch_add(&O.nblind, 1, __ATOMIC_ACQ_REL), z = 0;
+  if (k < OBJ_BLIND) __atomic_store_n(&O.blind[k], e, __ATOMIC_RELEASE);
+  else __atomic_compare_exchange_n(&O.blind_over, &z, e, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+  z = 0;
+  __atomic_compare_exchange_n(&O.blind_close, &z, e, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+  uint32_t last = __atomic_load_n(&O.blind_last, __ATOMIC_RELAXED);
+  while (last < e && !__atomic_compare_exchange_n(&O.blind_last, &last, e, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {}
 }
 
 __attribute__((used)) static int do_dlclose(void *handle) PROF_SYM(dlclose);
@@ -828,12 +875,12 @@ static int do_dlclose(void *handle)
   }
   int active = P.started && (P.objects || P.stack_depth) && !in_libprof
                && !__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE);
-  if (active) objects_scan_now();
+  if (active && !objects_scan_now()) objects_blind();   /* (a load unseen may end) */
   errno = e;
   int r = real(handle);
   if (active && !__atomic_load_n(&P.final_wanted, __ATOMIC_ACQUIRE)) {
     e = errno;
-    objects_scan_now();
+    if (!objects_scan_now()) objects_blind();            /* (a load seen may have ended) */
     errno = e;
   }
   return r;

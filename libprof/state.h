@@ -57,6 +57,7 @@ extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 #define OBJ_MAX (PROF_WORD == 8 ? 65536 : 4096)   /* entries the map's address space holds */
 #define OBJ_STEP 128             /* entries made usable at a time */
 #define OBJ_PEND 1024            /* samples outside every object kept for the next scan */
+#define OBJ_BLIND 256            /* dlclose's reads of the map not made, by epoch (objects.c) */
 #define OBJ_ID_MAX 20
 #define OBJ_SEGS 8               /* executable segments kept per object */
 #define OBJ_PATH 256             /* an entry's path, with its 0 (the program's: P.exe) */

@@ -59,6 +59,9 @@ typedef struct StacksReader {
   size_t nobj;
   FileSpan *span;
   size_t nspan;
+  uint64_t *blind;              /* version 2: the blind marks' epochs ... */
+  size_t nblind;
+  uint64_t blind_over;          /* ... and every epoch from this on (UINT64_MAX: none) */
   int version;                  /* the file's: 1 or 2 */
   int hz, depth, have_samples, have_dropped, have_start, have_duration;
   uint64_t samples, dropped, start, duration;
@@ -236,6 +239,37 @@ static void rec_span(Reader *r, char *p)
   r->span[r->nspan++] = sp;
 }
 
+/* "blind E [-]": libprof could not read the map at epoch E (at every
+   epoch from E on, with "-"): a load it never saw may have ended there. */
+static void rec_blind(Reader *r, char *p)
+{
+  if (r->nblind >= STK_OBJS_MAX) bad(r, "more than %d blind marks", STK_OBJS_MAX);
+  uint64_t e = dec(r, need(r, &p, "blind epoch"), UINT64_MAX, "blind epoch");
+  if (p) {
+    if (strcmp(field(&p), "-") || p) bad(r, "a blind mark is an epoch, then \"-\" or nothing");
+    if (e < r->blind_over) r->blind_over = e;
+    return;
+  }
+  r->blind = xrealloc(r->blind, (r->nblind + 1) * sizeof *r->blind);
+  r->blind[r->nblind++] = e;
+}
+
+/* A blind mark after epoch E and before NEXT: a stack sampled in E at an
+   address where nothing was live may have been in a load libprof never
+   saw, which ended at the mark, rather than in the one loaded there at
+   NEXT (r->blind sorted). */
+static int blind_between(const Reader *r, uint64_t e, uint64_t next)
+{
+  if (e + 1 >= next) return 0;
+  if (r->blind_over < next) return 1;          /* (e + 1 <= every epoch from blind_over on) */
+  size_t lo = 0, hi = r->nblind;               /* the first mark after E */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r->blind[mid] <= e) lo = mid + 1; else hi = mid;
+  }
+  return lo < r->nblind && r->blind[lo] < next;
+}
+
 static void rec_thread(Reader *r, char *p)
 {
   Stacks *st = r->st;
@@ -298,6 +332,12 @@ static int cmp_k(const void *a, const void *b)
 {
   const FileObj *x = a, *y = b;
   return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  const uint64_t *x = a, *y = b;
+  return *x < *y ? -1 : *x > *y;
 }
 
 static int cmp_lo(const void *a, const void *b)
@@ -399,6 +439,7 @@ static int map_frames(Reader *r)
     r->obj[lo].to = sp->to;
   }
   r->line = 0;
+  if (r->nblind) qsort(r->blind, r->nblind, sizeof *r->blind, cmp_u64);
   if (!check_program(r, &r->obj[0])) return 0;
   if (!st->nloads) {            /* loads[0]: the program */
     st->loads = xcalloc(1, sizeof *st->loads);
@@ -439,8 +480,10 @@ static int map_frames(Reader *r)
       }
       /* in no object loaded then: libprof learns of a load at its next
          scan (20 ms), so a sample in an object loaded since carries the
-         epoch before it; the first object loaded there after it is it */
-      if (!o) o = next;
+         epoch before it; the first object loaded there after it is it --
+         unless a blind mark lies between: it may have been a load never
+         seen, ended there */
+      if (!o && next && !blind_between(r, sk->epoch, next->from)) o = next;
       if (!o) continue;
       st->obj[i] = union_obj(r, o);
       st->addr[i] = at - o->base;
@@ -477,6 +520,7 @@ static int read_file(Reader *r)
     else if (!strcmp(kind, "dropped")) r->dropped = rec_number(r, p, &r->have_dropped, "dropped", 0, UINT64_MAX);
     else if (r->version < 2) continue;
     else if (!strcmp(kind, "span")) rec_span(r, p);
+    else if (!strcmp(kind, "blind")) rec_blind(r, p);
     else if (!strcmp(kind, "start")) r->start = rec_number(r, p, &r->have_start, "start", 0, UINT64_MAX);
     else if (!strcmp(kind, "duration"))
       r->duration = rec_number(r, p, &r->have_duration, "duration", 0, UINT64_MAX);
@@ -689,6 +733,10 @@ static void drop_file_objs(Reader *r)
   free(r->span);
   r->span = NULL;
   r->nspan = 0;
+  free(r->blind);
+  r->blind = NULL;
+  r->nblind = 0;
+  r->blind_over = UINT64_MAX;
 }
 
 static void reader_free(Reader *r)
@@ -738,6 +786,7 @@ static Reader *reader_new(Stacks *st, const unsigned char *id, size_t idlen, int
   r->prog_id = id;
   r->prog_idlen = idlen;
   r->sum = sum;
+  r->blind_over = UINT64_MAX;
   return r;
 }
 

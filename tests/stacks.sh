@@ -109,6 +109,23 @@ sort $o/got > $o/got.sorted
   && grep -q ' lib_work \[libstk.so\]$' $o/with.txt
 say $? "--objects: the library's profile in the report, the same folded stacks, the same text"
 
+# the epoch rule (version 2): a stack sampled where no load was live is
+# named after the load there next -- unless a blind mark (libprof could
+# not read the map at a dlclose) lies between its epoch and that load's
+e=$w/epochs; mkdir -p $e; cp $d/prog $d/gmon.out $e/
+pc=$(printf '0x%x' $((LIBBASE + 0x$work + 4)))
+for c in "-:lib_work" "blind 2:$pc" "blind 1 -:$pc" "blind 3:lib_work" "blind 0:lib_work" "blind 2\nblind 9:$pc"; do
+  marks=${c%:*} want=${c##*:}
+  { printf 'libprof-stacks 2\nhz 100\ndepth 8\n'
+    grep '^object 0 ' $d/gmon.out.stacks; echo "span 0 0 -"
+    grep '^object 1 ' $d/gmon.out.stacks; echo "span 1 3 4"
+    [ "$marks" = - ] || printf "$marks\n"
+    echo "stack 1 5 c 1 $pc"; } > $e/gmon.out.stacks
+  got=$(cd $e && gprof --folded=- prog gmon.out 2> err | awk '{sub(/ [0-9]+$/, ""); sub(/ \[.*/, ""); print}')
+  [ "$got" = "$want" ] && [ ! -s $e/err ]
+  say $? "epoch 1, object 1 loaded at 3, marks [$(echo "$marks" | tr '\n' ' ')]: the stack is $got (want $want) $(head -2 $e/err)"
+done
+
 # 2. --flame: valid XML; one box per node of the expected tree wide
 #    enough to draw, with its samples, width and row; no two boxes of a
 #    row overlap; rendered by rsvg-convert.
@@ -236,6 +253,8 @@ expect "v2: a stack with an epoch only" "line 4: a stack with no PC" "$h2\nstack
 expect "v2: an epoch not a number" "line 4: epoch \`0x401100' is not a number from 0 to 18446744073709551615" "$h2\nstack 1 5 c 0x401100\n"
 expect "v2: a span of no object" "line 4: a span of object 3, which is not listed" "$h2\nspan 3 0 -\n"
 expect "v2: a span ending before it starts" "line 4: object 0: span ends at 1, before its start 2" "$h2\nspan 0 2 1\n"
+expect "v2: a blind mark not a number" "line 4: blind epoch \`x' is not a number from 0 to 18446744073709551615" "$h2\nblind x\n"
+expect "v2: a blind mark with a third field" "line 4: a blind mark is an epoch, then \"-\" or nothing" "$h2\nblind 1 2\n"
 expect "v2: two spans of one object" "line 5: a second span of object 0" "$h2\nspan 0 0 -\nspan 0 1 -\n"
 expect "v2: two start lines" "line 5: a second start line" "$h2\nstart 1\nstart 2\n"
 expect "a line cut short" "line 5: no end of line (the file is cut short)" "$hdr\nstack 1 5 c 0x401100 0x4011"

@@ -131,6 +131,9 @@ put('stacks', 'v2', b'libprof-stacks 2\nhz 100\nclock itimer\ndepth 8\nsamples 9
     b'duration 2500000000\n' + objs + b'object 3 0x7f0000000000 0x7f0000001000 0x7f0000002000 - /nonexistent/liby.so\n'
     b'span 1 1 3\nspan 3 3 -\nthread 7 main\nstack 7 5 c 2 0x7f0000001234 0x1050\n'
     b'stack 7 3 c 4 0x7f0000001234 0x1050\nstack 7 1 t 0 0x7f0000001234\n')
+# blind marks: a stack in no live load, named after the next one or not
+put('stacks', 'blind', b'libprof-stacks 2\nhz 100\ndepth 8\n' + objs + b'span 1 4 6\nblind 2\nblind 3\nblind 7 -\n'
+    b'stack 7 5 c 1 0x7f0000001234 0x1050\nstack 7 2 c 3 0x7f0000001234 0x1050\nstack 7 1 c 6 0x7f0000001234\n')
 
 # fuzz_objects: a flags byte, the manifest (@D: the scratch directory, the
 # profile being @D/p; @T: tests/), then "\n@@NAME\n" and each file's bytes
