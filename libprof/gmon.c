@@ -182,6 +182,13 @@ static void settings(void)
     if (hz < 0) reject("LIBPROF_HZ", v, "not a whole number from 0 to 100000; sampling at 100 Hz");
     else P.hz = (int)hz;
   }
+  v = env("LIBPROF_HZ_LIMIT");
+  P.hz_limit = -1;
+  if (v) {
+    long m = whole_number(v, 100000);
+    if (m < 0) reject("LIBPROF_HZ_LIMIT", v, "not a whole number from 0 to 100000; measured");
+    else P.hz_limit = m;
+  }
   v = env("LIBPROF_OVERHEAD");
   P.overhead = OV_DROP;
   if (v) {
@@ -737,7 +744,7 @@ static void child_after_fork(void)
       start_poller();
     }
     have_timer = 0;              /* timers are not inherited */
-    clock_upgraded = 0;
+    clock_state = 0;
     timers_after_fork();
     if (__prof_tab) start_thread_timer();
     if (P.helper) {

@@ -125,6 +125,8 @@ static struct {
   prof_obj *prog;                /* the program: the map's entry 0, NULL until made (or if it could not be) */
   uintptr_t lowpc, textsize;     /* the fast test: prog's lo and hi - lo, set with it */
   int hz;
+  int hz_asked;                  /* LIBPROF_HZ, when the perf clock's cost lowered hz (clock_limit) */
+  long hz_limit;                 /* LIBPROF_HZ_LIMIT: -1 measured, 0 none, else the highest rate */
   int sig;                       /* the sampling signal (a real-time one) */
   int psig;                      /* SIGPROF: the own threads' perf clocks signal with it, 0: with sig */
   int overhead;                  /* LIBPROF_OVERHEAD: OV_DROP, OV_CHARGE, OV_REPORT */
@@ -153,6 +155,8 @@ static struct {
   int clock_user;                /* perf events count user time only: weighed by the thread's CPU time */
   uint64_t signals, samples;     /* sampling signals taken, and the samples (periods) they carried */
   uint64_t clock_fallbacks;      /* threads given a POSIX timer where the chosen clock failed */
+  uint64_t paced;                /* threads whose perf clock perf_pace slowed ... */
+  int paced_shift;               /* ... the most: the rate over 2^this */
   uint64_t unsampled;            /* threads libprof could give no timer at all */
   pid_t own[8];                  /* libprof's own threads (spawn), never sampled */
   char own_table[8];             /* ... which has a table of descriptors of its own (own_files) */
