@@ -53,7 +53,10 @@ say $? "-pg library: via;lib_outer;lib_inner in $full of $n samples, $r rooted"
 [ "$(grep 'chain via;lib_inner ' facts.txt | awk '{print $3}')" = 0 ]; say $? "-pg library: lib_outer never skipped"
 
 # 2b. the same on i386 (the -m32 archive, run natively), when built
-if [ -z "$LIBPROF_SANITIZED" ] && [ -f "$top/libprof/32/libprof.a" ] && cc -m32 -O1 -pg -g -fPIC -shared "$here/unwind_lib.c" -o libuwlib32.so 2> /dev/null; then
+printf 'int main(void){return 0;}\n' > t32.c
+if [ -z "$LIBPROF_SANITIZED" ] && cc -m32 t32.c -o t32 2> /dev/null && ! ./t32 2> /dev/null; then
+  echo "skip unwind: this kernel runs no i386 program (no IA32 emulation)"
+elif [ -z "$LIBPROF_SANITIZED" ] && [ -f "$top/libprof/32/libprof.a" ] && cc -m32 -O1 -pg -g -fPIC -shared "$here/unwind_lib.c" -o libuwlib32.so 2> /dev/null; then
   cc -m32 -O1 -pg -g "$here/unwind_pg.c" -o upg32 -L. -luwlib32 -Wl,-rpath,"$w" -L"$top/libprof/32" -lprof
   rm -f gmon.out*
   LIBPROF_HZ=1000 LIBPROF_STACKS=64 ./upg32 600; say $? "upg32 runs"
