@@ -1141,7 +1141,8 @@ __attribute__((noinline)) static int perf_done(uint64_t at)
    event is made again with twice its period (down to 1/1024 of the rate,
    never under 100 Hz), its samples weighing as many periods, counted
    and said at exit.  In the handler: system calls only. */
-static void perf_pace(int slow)
+static void perf_remake(unsigned shift);
+static inline void perf_pace(int slow)
 {
   unsigned st = clock_state, k = CS_STREAK(st), shift = CS_SHIFT(st);
   st &= ~(7u << 5);
@@ -1150,7 +1151,15 @@ static void perf_pace(int slow)
     return;
   }
   clock_state = st;
-  if (shift >= 10 || P.hz >> (shift + 1) < 100 || !lock_take(&T.lock, 0)) return;
+  if (shift < 10 && P.hz >> (shift + 1) >= 100) perf_remake(shift);
+}
+
+/* (apart, not inlined: the event's attributes on the stack only when a
+   thread is paced -- in every handler's frame they overflowed
+   PTHREAD_STACK_MIN threads under ASan, stksafe.sh "tiny") */
+__attribute__((noinline)) static void perf_remake(unsigned shift)
+{
+  if (!lock_take(&T.lock, 0)) return;
   treg *e = &T.e[my_treg - 1];
   int sig = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE), err = errno;
   if (e->live && e->kind == CLK_PERF && !e->foreign && sig && (int)shift == e->shift) {
