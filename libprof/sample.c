@@ -145,7 +145,7 @@ static int foreign_perf;
 /* the descriptor number a found thread's perf event signals with (arm_perf) */
 #define PERF_FOUND_FD(fd) (((fd) & 1) != 0)
 
-static uint64_t take_sample(int sig, siginfo_t *si, void *ctx);
+static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade);
 
 /* The signal the thread's own perf clock sends (SIG, or SIGPROF: see
    perf_signal_take). */
@@ -205,7 +205,19 @@ static void perf_pace(int slow);
    other: perf_signal_take) */
 static void on_sigprof(int sig, siginfo_t *si, void *ctx)
 {
-  uint64_t at = take_sample(sig, si, ctx);
+  /* libprof's process-wide timer, and the timers of threads it did not
+     start: nothing of the thread's own storage is used (see threads_scan).
+     The scan and the upgrade run here, not under take_sample's frame:
+     whatever stack the signal came on (PTHREAD_STACK_MIN threads under
+     AddressSanitizer on an AVX-512 machine, whose signal frame is 3 KB:
+     stksafe.sh "tiny") holds the deepest of them, not their sum. */
+  if (si && si->si_code == SI_TIMER && si->si_value.sival_int == TV_SCAN) {
+    threads_scan();
+    return;
+  }
+  int upgrade = 0;
+  uint64_t at = take_sample(sig, si, ctx, &upgrade);
+  if (upgrade) clock_upgrade();
   int drained = 0, slow = 0;
   if (si && si->si_code == POLL_IN && sig != SIGPROF && perf_drain(sig, &drained))
     threads_scan();                /* (keeps errno) */
@@ -228,18 +240,14 @@ static uint32_t kern_split(uint64_t n, uint64_t w)
   return n > w ? (uint32_t)(n - w) : 0;
 }
 
-/* The thread's CPU time perf_weigh read, or 0 (for perf_done). */
-static uint64_t take_sample(int sig, siginfo_t *si, void *ctx)
+/* The thread's CPU time perf_weigh read, or 0 (for perf_done); *UPGRADE
+   set when the thread is due its perf clock (clock_upgrade, by the
+   caller). */
+static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade)
 {
   uint64_t at = 0;
   ucontext_t *uc = ctx;
   uintptr_t pc = ARCH_UC_PC(uc), sp = ARCH_UC_SP(uc);
-  /* libprof's process-wide timer, and the timers of threads it did not
-     start: nothing of the thread's own storage is used (see threads_scan) */
-  if (si && si->si_code == SI_TIMER && si->si_value.sival_int == TV_SCAN) {
-    threads_scan();
-    return at;
-  }
   /* expirations the kernel folded into this signal count too */
   uint32_t n = 1;
   if (si && si->si_code == SI_TIMER && si->si_overrun > 0) n += (uint32_t)si->si_overrun;
@@ -280,7 +288,7 @@ static uint64_t take_sample(int sig, siginfo_t *si, void *ctx)
   /* a thread past its first 10 ms of CPU gets the perf clock */
   if (P.clock == CLK_PERF && !(clock_state & CS_TRIED) && si && si->si_code == SI_TIMER && !in_libprof
       && ticks_seen * (uint64_t)period_ns() >= 10000000u)
-    clock_upgrade();
+    *upgrade = 1;
   last_bin = NO_BIN;
   if (!P.enabled || !P.prog) {
     if (P.prog) facts_off(n);
@@ -677,7 +685,7 @@ static void stop_thread_timer_in(void)
    handler once it has run 10 ms (so at most 0.4% of its time), where
    sampling at the rate asked matters.  System calls only (fcntl, mmap,
    close bound at start-up). */
-static void clock_upgrade(void)
+__attribute__((noinline)) static void clock_upgrade(void)
 {
   int err = errno;
   /* not on a signal stack (a program's SA_ONSTACK handler interrupted):

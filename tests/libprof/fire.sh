@@ -171,8 +171,17 @@ cc -O1 -pg "$here/many_live.c" -o live $lp
 cc -O1 -pg "$here/many_live.c" -o live_glibc -lpthread
 ours=$(./live 10000); mkdir -p g && theirs=$(cd g && ../live_glibc 10000)
 n=$(calls live gmon.out work)
-[ "$n" = 20000 ] && [ -n "$ours" ] && [ -n "$theirs" ] && [ "$ours" -le $((theirs + 16384)) ]
-say $? "10,000 live threads: peak ${ours} kB, glibc's runtime ${theirs} kB (at most +16384), $n calls counted"
+if [ -n "$LIBPROF_SANITIZED" ]; then
+  # (AddressSanitizer's shadow of every stack page and table libprof
+  # touches: +14.6 MB with no sampling at all, +16.8-21.5 MB sampled, on
+  # an AVX-512 machine, whose 3 KB signal frames reach a page deeper)
+  [ "$n" = 20000 ] && [ -n "$ours" ] && [ -n "$theirs" ]
+  say $? "10,000 live threads: $n calls counted"
+  echo "skip 10,000 live threads' memory against glibc's runtime under the sanitizers (peak ${ours} kB, glibc's ${theirs} kB)"
+else
+  [ "$n" = 20000 ] && [ -n "$ours" ] && [ -n "$theirs" ] && [ "$ours" -le $((theirs + 16384)) ]
+  say $? "10,000 live threads: peak ${ours} kB, glibc's runtime ${theirs} kB (at most +16384), $n calls counted"
+fi
 
 # ---- address space: no more than glibc's runtime + 8 MB without objects
 # or stacks (the map of objects is reserved only when they are asked for:
