@@ -275,8 +275,12 @@ static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade)
     if (!(n = w.n)) return at;
     if (P.clock_user) kern = kern_split(n, 1u << shift);
     /* counting kernel time, every period signalled: a gap of 1.5 of
-       them since the last handler is the signal's own cost (perf_pace) */
-    else if (2 * (uint64_t)n >= 3u << shift) clock_state |= CS_GAP;
+       them since the last handler is the signal's own cost (perf_pace)
+       -- where a signal costs half a period (P.signal_ns): else it is
+       a system call that did not end at the signal (a read of 32 MB
+       from the page cache: 1 kHz was paced down to 125 Hz for good) */
+    else if (2 * (uint64_t)n >= 3u << shift && 2 * P.signal_ns >= (uint64_t)period_ns() << shift)
+      clock_state |= CS_GAP;
   } else if (si && si->si_code == POLL_IN) {
     n = 1u << shift;             /* (one of the thread's event periods) */
   }
@@ -1033,11 +1037,12 @@ static void clock_limit(void)
 {
   long limit = P.hz_limit;
   uint64_t cost = 0;
-  if (!limit || !P.hz) return;
+  if (!P.hz) return;
+  /* (measured with the limit off too: the pacing reads it, take_sample) */
+  if (P.clock == CLK_PERF && P.hz > 1000) P.signal_ns = perf_signal_cost();
+  if (!limit) return;
   if (limit < 0) {
-    if (P.clock != CLK_PERF || P.hz <= 1000) return;
-    cost = perf_signal_cost();
-    if (!cost) return;
+    if (!(cost = P.signal_ns)) return;
     limit = (long)(100000000u / cost);            /* signals 10% of the CPU */
     if (limit < 1000) limit = 1000;               /* (1 kHz is never refused) */
     long r = 1;                                   /* two figures */
@@ -1045,10 +1050,10 @@ static void clock_limit(void)
     limit = limit / r * r;
   }
   if (P.hz <= limit) return;
-  P.hz_asked = P.hz;
+  long asked = P.hz;
   P.hz = (int)limit;
   char a[24], b[24], c[24];
-  make_name(a, sizeof a, NULL, NULL, (long)P.hz_asked);
+  make_name(a, sizeof a, NULL, NULL, asked);
   make_name(b, sizeof b, NULL, NULL, (long)P.hz);
   if (cost) {
     make_name(c, sizeof c, NULL, NULL, (long)((cost + 500) / 1000));

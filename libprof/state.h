@@ -125,8 +125,8 @@ static struct {
   prof_obj *prog;                /* the program: the map's entry 0, NULL until made (or if it could not be) */
   uintptr_t lowpc, textsize;     /* the fast test: prog's lo and hi - lo, set with it */
   int hz;
-  int hz_asked;                  /* LIBPROF_HZ, when the perf clock's cost lowered hz (clock_limit) */
   long hz_limit;                 /* LIBPROF_HZ_LIMIT: -1 measured, 0 none, else the highest rate */
+  uint64_t signal_ns;            /* a perf signal's cost here, measured over 1 kHz (clock_limit); 0 unknown */
   int sig;                       /* the sampling signal (a real-time one) */
   int psig;                      /* SIGPROF: the own threads' perf clocks signal with it, 0: with sig */
   int overhead;                  /* LIBPROF_OVERHEAD: OV_DROP, OV_CHARGE, OV_REPORT */

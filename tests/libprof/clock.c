@@ -36,6 +36,9 @@
  *                       SECS more (the kernel's), and exits: the time
  *                       since the last sample is credited at the thread's
  *                       end; prints the seconds spent in `spread`
+ *   clock bigread SECS FILE   reads FILE (in the page cache) 32 MB at a
+ *                       time -- system calls the signal does not end --
+ *                       for SECS of CPU, then spins SECS in `spread`
  * Prints the CPU seconds spent (or the child's pid). */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -148,6 +151,16 @@ int main(int argc, char **argv)
     }
     printf("%.3f\n", in);
     return 0;
+  } else if (!strcmp(argv[1], "bigread")) {
+    static char buf[32 << 20];
+    int fd = argc > 3 ? open(argv[3], O_RDONLY) : -1;
+    if (fd < 0) return 1;
+    memset(buf, 1, sizeof buf);
+    double t0 = cpu(CLOCK_THREAD_CPUTIME_ID);
+    while (cpu(CLOCK_THREAD_CPUTIME_ID) - t0 < secs)
+      if (read(fd, buf, sizeof buf) <= 0 && lseek(fd, 0, SEEK_SET) != 0) return 1;
+    close(fd);
+    spin_spread(secs);
   } else if (!strcmp(argv[1], "exec")) {
     spin_spread(secs);
     pid_t p = fork();

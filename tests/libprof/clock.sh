@@ -145,7 +145,10 @@ fi
 
 # every clock: its name in the stack file, samples that add up to the CPU time
 # (up to three runs, the assertion unchanged: once in a loaded run of the
-# suite, load 8-13, ITIMER_PROF's spin got 315 samples for 0.502 s)
+# suite, load 8-13, ITIMER_PROF's spin got 315 samples for 0.502 s): at
+# least 85% of the spin's own 0.5 s, at most 115% of the process's CPU
+# (under the sanitizers their start-up and the exit's writing, unsampled,
+# are 0.05-0.07 s of it: 481 samples for 0.576 s failed there)
 for c in perf:perf-event timer:posix-timer itimer:itimer; do
   [ $perf = 0 ] && [ "${c%%:*}" = perf ] && continue
   for try in 1 2 3; do
@@ -153,11 +156,11 @@ for c in perf:perf-event timer:posix-timer itimer:itimer; do
     cpu=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=${c%%:*} LIBPROF_STACKS=4 ./clk spread 0.5 2> err.txt)
     set -- $(python3 "$here/clock.py" gmon.out "$lo" "$hi")
     grep -qx "clock ${c#*:}" gmon.out.stacks && [ ! -s err.txt ] \
-      && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }' && break
+      && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * 0.5 && s <= 1150 * c) }' && break
   done
   grep -qx "clock ${c#*:}" gmon.out.stacks && [ ! -s err.txt ] \
-    && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }'
-  say $? "LIBPROF_CLOCK=${c%%:*}: 'clock ${c#*:}' in the stack file, $2 samples for $cpu s of CPU at 1 kHz (runs: $try)"
+    && awk -v c="$cpu" -v s="$2" 'BEGIN { exit !(s >= 850 * 0.5 && s <= 1150 * c) }'
+  say $? "LIBPROF_CLOCK=${c%%:*}: 'clock ${c#*:}' in the stack file, $2 samples for a 0.5 s spin, $cpu s of CPU in all, at 1 kHz (425-$(awk -v c="$cpu" 'BEGIN { printf "%d", 1150 * c }'); runs: $try)"
 done
 # a forked child that execs a program: no clock of libprof's outlives the
 # exec (ITIMER_PROF does: re-armed in the child, its SIGPROF, at its
@@ -265,6 +268,20 @@ if [ $perf = 1 ]; then
   { [ ! -s hz.err ] || grep -q "^libprof: a sampling signal cost more than its period here: 1 threads sampled at a lower rate" hz.err; } \
     && [ $r = 0 ] && [ "$2" = 50000 ] && awk -v b="$base" -v c="$c" 'BEGIN { exit !(c <= 20 * b) }'
   say $? "LIBPROF_HZ=50000 LIBPROF_HZ_LIMIT=0: status $r, rate ${2:-none}, CPU ${c:-none} s for $base s (<= 20x): $(cat hz.err)"
+  # a thread whose system calls outlast the period (32 MB reads from the
+  # page cache, 2-4 ms each) is not taken for one whose signals do: at
+  # 1 kHz it was paced down to 250 Hz for good, the 0.3 s spin after the
+  # reads included (250-271 signals in all); now 485-490
+  head -c 67108864 /dev/zero > big.bin
+  cat big.bin > /dev/null
+  for try in 1 2 3; do
+    rm -f gmon.out; c=$(LIBPROF_HZ=1000 LIBPROF_OVERHEAD=report ./clk bigread 0.3 big.bin 2> hz.err)
+    sig=$(sed -n 's/^libprof: clock perf-event: \([0-9]*\) signals.*/\1/p' hz.err)
+    ! grep -q "lower rate" hz.err && [ "${sig:-0}" -ge 360 ] && break
+  done
+  ! grep -q "lower rate" hz.err && [ "${sig:-0}" -ge 360 ]
+  say $? "1 kHz, 32 MB reads then a 0.3 s spin: not paced, ${sig:-no} signals for $c s of CPU (>= 360; runs: $try)$(grep "lower rate" hz.err)"
+  rm -f big.bin
   rm -f gmon.out; LIBPROF_HZ=5000 LIBPROF_HZ_LIMIT=2000 ./clk fixed 10 > /dev/null 2> hz.err
   set -- $(python3 "$here/hist.py" gmon.out)
   [ "$2" = 2000 ] && [ "$(cat hz.err)" = "libprof: LIBPROF_HZ=5000: over LIBPROF_HZ_LIMIT; sampling at 2000 Hz" ]

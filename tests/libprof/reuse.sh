@@ -35,18 +35,27 @@ for p in reuse reuse_so; do
   fi
   # the flat profile: each *_spin's samples, and the *_never ones
   "$G" --objects -b -p $p gmon.out > flat.txt 2> /dev/null
-  fs() { awk -v n="$1" 'NF >= 3 && $(NF-1) == n {s += $3 * 1000} END {printf "%d", s + 0.5}' flat.txt; }
   sa=$(fs a_spin) sb=$(fs b_spin) na=$(fs a_never) nb=$(fs b_never)
   want=$((rounds * ms / 2))
   [ "$sa" -ge $want ] && [ "$sb" -ge $want ] && [ "$na" = 0 ] && [ "$nb" = 0 ]
   say $? "$p: flat profile: a_spin $sa ms, b_spin $sb ms (each >= $want), named after the other plugin (a_never, b_never): $na, $nb ms (0)"
   # the stacks: samples whose leaf is each function
   "$G" --folded=folded.txt $p gmon.out > /dev/null 2>&1
-  leaf() { awk -v n="$1" '{f = $0; sub(/ [0-9]+$/, "", f); k = split(f, a, ";"); if (a[k] ~ ("^" n " ")) s += $NF} END {print s + 0}' folded.txt; }
   ka=$(leaf a_spin) kb=$(leaf b_spin) wa=$(leaf a_never) wb=$(leaf b_never)
   [ "$ka" -ge $want ] && [ "$kb" -ge $want ] && [ "$wa" = 0 ] && [ "$wb" = 0 ]
   say $? "$p: stacks: a_spin $ka, b_spin $kb samples (each >= $want), named after the other plugin: $wa, $wb (0)"
 done
+
+# callback_run P MODE: P run in MODE (blind, stale: A closed, B opened
+# inside a dl_iterate_phdr callback), its flat profile (flat.txt) and
+# stacks (folded.txt) written; fails when B was not loaded where A was
+callback_run() {
+  rm -rf gmon.out gmon.out.*
+  out=$(LIBPROF_HZ=1000 LIBPROF_OBJECTS=1 LIBPROF_STACKS=32 ./$1 $2); say $? "$1 $2 runs: $out"
+  if [ "$out" != "$2 same 1" ]; then echo "skip reuse: $1 $2: B was not loaded where A was"; return 1; fi
+  "$G" --objects -b -p $1 gmon.out > flat.txt 2> /dev/null
+  "$G" --folded=folded.txt $1 gmon.out > /dev/null 2>&1
+}
 
 # a dlclose that cannot read the map (`reuse blind`: in a dl_iterate_phdr
 # callback, the poller waiting for the loader's lock with the map's):
@@ -54,12 +63,8 @@ done
 # samples are not named after B -- in the stacks (unnamed addresses, the
 # blind mark between their epoch and B's) nor in the flat profile (lost)
 for p in reuse reuse_so; do
-  rm -rf gmon.out gmon.out.*
-  out=$(LIBPROF_HZ=1000 LIBPROF_OBJECTS=1 LIBPROF_STACKS=32 ./$p blind); say $? "$p blind runs: $out"
-  if [ "$out" != "blind same 1" ]; then echo "skip reuse: $p blind: B was not loaded where A was"; continue; fi
-  "$G" --objects -b -p $p gmon.out > flat.txt 2> /dev/null
+  callback_run $p blind || continue
   na=$(fs a_never) nb=$(fs b_never)
-  "$G" --folded=folded.txt $p gmon.out > /dev/null 2>&1
   wa=$(leaf a_never) wb=$(leaf b_never) ka=$(leaf a_spin) un=$(unnamed)
   [ "$na" = 0 ] && [ "$nb" = 0 ] && [ "$wa" = 0 ] && [ "$wb" = 0 ] && [ "$ka" = 0 ] && [ "$un" -ge 20 ]
   say $? "$p blind: named after the other plugin: flat $na, $nb ms, stacks $wa, $wb (0); A's samples unnamed $un (>= 20 of its 60 ms), named after A $ka (0: A was never seen)"
@@ -71,12 +76,8 @@ done
 # the flat profile waits for the scan that sees B, A's load ends at the
 # blind mark in the stacks
 for p in reuse reuse_so; do
-  rm -rf gmon.out gmon.out.*
-  out=$(LIBPROF_HZ=1000 LIBPROF_OBJECTS=1 LIBPROF_STACKS=32 ./$p stale); say $? "$p stale runs: $out"
-  if [ "$out" != "stale same 1" ]; then echo "skip reuse: $p stale: B was not loaded where A was"; continue; fi
-  "$G" --objects -b -p $p gmon.out > flat.txt 2> /dev/null
+  callback_run $p stale || continue
   sa=$(fs a_spin) sb=$(fs b_spin) na=$(fs a_never) nb=$(fs b_never)
-  "$G" --folded=folded.txt $p gmon.out > /dev/null 2>&1
   ka=$(leaf a_spin) kb=$(leaf b_spin) wa=$(leaf a_never) wb=$(leaf b_never)
   [ "$na" = 0 ] && [ "$nb" = 0 ] && [ "$wa" = 0 ] && [ "$wb" = 0 ] && [ "$sa" -ge 20 ] && [ "$sb" -ge 20 ] \
     && [ "$ka" -ge 20 ] && [ "$kb" -ge 20 ]
