@@ -126,9 +126,13 @@ grep -v ": note: [0-9]* of [0-9]* samples were not recorded" stk.err | cmp -s pl
 n_main=$(arc spin.graph main 'a_work [libca.so]') n_leaf=$(arc spin.graph 'a_work [libca.so]' 'a_leaf [libca.so]')
 [ "$n_main" = 1 ] && [ "$n_leaf" = 200000000 ] || ok=1
 grep -q ' \[libca.so\] [0-9]*$' spin.folded || { ok=1; why="$why; no stack ends in libca.so"; }
-# (the C library: named by the stacks only, in no report)
+# (the C library: named by the stacks, and in the report only by samples
+# of its own -- in two loaded CI runs it was named there, with no stack
+# ending in it: a sample after the stacks were written, at exit, it seems)
 grep -q ';__libc_start_call_main \[libc.so.6\];main;mine [0-9]*$' spin.folded || { ok=1; why="$why; no stack _start...;__libc_start_call_main [libc.so.6];main;mine"; }
-! grep -q 'libc.so.6' plain.txt || { ok=1; why="$why; the report names libc.so.6"; }
+libc=$(awk '/Call graph/ {exit} /\[libc.so.6\]/ {print}' plain.txt)
+[ -z "$libc" ] || echo "$libc" | awk '!($3 > 0) {bad = 1} END {exit bad}' || { ok=1; why="$why; the report names libc.so.6 with no sample: $libc"; }
+! awk '/Call graph/ {g = 1} g' plain.txt | grep -q 'libc.so.6' || [ -n "$libc" ] || { ok=1; why="$why; the call graph names libc.so.6, the flat profile not"; }
 [ $ok = 0 ] || why="$why; the stacks: $(tr '\n' '|' < spin.folded | cut -c1-600)"
 say $ok "stacks too: --folded names libca.so and, through the stacks only, libc.so.6 ($(awk '{s += $NF} END {print s + 0}' spin.folded) samples), main -> a_work [libca.so] $n_main (1), a_work -> a_leaf $n_leaf (200000000), the report the same with the stacks read$why"
 
