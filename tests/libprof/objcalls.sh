@@ -134,7 +134,7 @@ libc=$(awk '/Call graph/ {exit} /\[libc.so.6\]/ {print}' plain.txt)
 [ -z "$libc" ] || echo "$libc" | awk '!($3 > 0) {bad = 1} END {exit bad}' || { ok=1; why="$why; the report names libc.so.6 with no sample: $libc"; }
 ! awk '/Call graph/ {g = 1} g' plain.txt | grep -q 'libc.so.6' || [ -n "$libc" ] || { ok=1; why="$why; the call graph names libc.so.6, the flat profile not"; }
 [ $ok = 0 ] || why="$why; the stacks: $(tr '\n' '|' < spin.folded | cut -c1-600)"
-say $ok "stacks too: --folded names libca.so and, through the stacks only, libc.so.6 ($(awk '{s += $NF} END {print s + 0}' spin.folded) samples), main -> a_work [libca.so] $n_main (1), a_work -> a_leaf $n_leaf (200000000), the report the same with the stacks read$why"
+say $ok "stacks too: --folded names libca.so and libc.so.6, the report the C library only by its own samples (${libc:-none}) ($(awk '{s += $NF} END {print s + 0}' spin.folded) samples), main -> a_work [libca.so] $n_main (1), a_work -> a_leaf $n_leaf (200000000), the report the same with the stacks read$why"
 
 # ---- under valgrind: a -pg library's start-up code calls __monstartup
 # before the C library has set environ; the LIBPROF_* variables are
