@@ -1168,8 +1168,8 @@ static inline void perf_pace(int slow)
 }
 
 /* (apart, not inlined: the event's attributes on the stack only when a
-   thread is paced -- in every handler's frame they overflowed
-   PTHREAD_STACK_MIN threads under ASan, stksafe.sh "tiny") */
+   thread is paced, not in every handler's frame -- which runs on any
+   stack, PTHREAD_STACK_MIN threads' too: stksafe.sh "tiny") */
 __attribute__((noinline)) static void perf_remake(unsigned shift)
 {
   if (!lock_take(&T.lock, 0)) return;
