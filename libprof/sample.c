@@ -130,12 +130,19 @@ static void clock_upgrade(void);
    static TLS a thread cost 40 MB of 10,000 threads under ASan): bit 0,
    its clock_upgrade was tried; bits 1-4, its perf clock's period is the
    rate's << this (perf_pace); bits 5-7, its signals in a row that found
-   the period too short; bit 8, take_sample found this one's gap long. */
+   the period too short; bit 8, take_sample found this one's gap long;
+   bits 9-19, its signals since the last slow one that found the period
+   four times its handler's need (perf_pace's way back); bit 20, the
+   thread is counted in P.paced; bit 21, this signal came within an
+   eighth of a period of the last one's end (take_sample). */
 static __thread unsigned clock_state;
 #define CS_TRIED 1u
 #define CS_SHIFT(s) (((s) >> 1) & 15u)
 #define CS_STREAK(s) (((s) >> 5) & 7u)
 #define CS_GAP (1u << 8)
+#define CS_QUICK(s) (((s) >> 9) & 2047u)
+#define CS_PACED (1u << 20)
+#define CS_EVEN (1u << 21)
 static __thread int my_treg;     /* 1 + this thread's entry in the registry below, 0 none */
 static long period_ns(void);
 static void foreign_sample(uintptr_t pc, uint32_t n);
@@ -198,8 +205,26 @@ __attribute__((noinline)) static int perf_drain(int sig, int *drained)
   return scan;
 }
 
+#define PD_SLOW 1                /* perf_done: the handler ran a period */
+#define PD_QUICK 2               /* ... an eighth of one at most */
 static int perf_done(uint64_t at);
-static void perf_pace(int slow);
+static void perf_pace(int done, int drained);
+#ifdef PROF_TEST_HOOKS
+/* Built in by tests only (tests/libprof/pace.sh, -DPROF_TEST_HOOKS): a
+   handler made to run this many ns of the thread's CPU time, as deep
+   stacks or a loaded machine make it -- a cost a test could not
+   otherwise choose.  Defined by the test's program, or absent. */
+extern volatile long libprof_test_handler_ns __attribute__((weak));
+static void test_handler_spin(uint64_t at)
+{
+  struct timespec ts;
+  long ns = &libprof_test_handler_ns ? libprof_test_handler_ns : 0;
+  while (at && ns > 0 && syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts) == 0
+         && (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec < at + (uint64_t)ns) {}
+}
+#else
+#define test_handler_spin(at) ((void)(at))
+#endif
 
 /* (libprof's two signals, the real-time one and SIGPROF, block each
    other: perf_signal_take) */
@@ -218,16 +243,15 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
   int upgrade = 0;
   uint64_t at = take_sample(sig, si, ctx, &upgrade);
   if (upgrade) clock_upgrade();
-  int drained = 0, slow = 0;
+  int drained = 0, done = 0;
   if (si && si->si_code == POLL_IN && sig != SIGPROF && perf_drain(sig, &drained))
     threads_scan();                /* (keeps errno) */
-  if (at) slow = perf_done(at);
-  /* the thread's own perf clock: paced if its signals cost its period */
-  if (si && si->si_code == POLL_IN && my_treg && !(foreign_perf && sig != SIGPROF && PERF_FOUND_FD(si->si_fd))) {
-    slow |= drained > 0 || (clock_state & CS_GAP);
-    clock_state &= ~CS_GAP;
-    perf_pace(slow);
-  }
+  test_handler_spin(at);
+  if (at) done = perf_done(at);
+  /* the thread's own perf clock: paced if its signals cost its period,
+     and back when they no longer do */
+  if (si && si->si_code == POLL_IN && my_treg && !(foreign_perf && sig != SIGPROF && PERF_FOUND_FD(si->si_fd)))
+    perf_pace(done, drained);
 }
 
 /* A perf clock counting user time only signals only the expirations
@@ -273,13 +297,18 @@ static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade)
     perf_weighed w = perf_weigh();
     at = w.at;
     if (!(n = w.n)) return at;
-    if (P.clock_user) kern = kern_split(n, 1u << shift);
+    if (P.clock_user) {
+      kern = kern_split(n, 1u << shift);
+      clock_state |= CS_EVEN;    /* (the signal's own cost is the kernel's: not in this clock) */
+    } else if (8 * (uint64_t)n <= 9u << shift) {
+      clock_state |= CS_EVEN;
+    }
     /* counting kernel time, every period signalled: a gap of 1.5 of
        them since the last handler is the signal's own cost (perf_pace)
        -- where a signal costs half a period (P.signal_ns): else it is
        a system call that did not end at the signal (a read of 32 MB
        from the page cache: 1 kHz was paced down to 125 Hz for good) */
-    else if (2 * (uint64_t)n >= 3u << shift && 2 * P.signal_ns >= (uint64_t)period_ns() << shift)
+    if (!P.clock_user && 2 * (uint64_t)n >= 3u << shift && 2 * P.signal_ns >= (uint64_t)period_ns() << shift)
       clock_state |= CS_GAP;
   } else if (si && si->si_code == POLL_IN) {
     n = 1u << shift;             /* (one of the thread's event periods) */
@@ -656,6 +685,7 @@ static void stop_thread_timer_in(void)
     live = mine.live;
     user_perf = mine.kind == CLK_PERF && P.clock_user;
     shift = mine.shift;
+    if (mine.kind == CLK_PERF && shift > P.paced_end_shift) P.paced_end_shift = shift;   /* (under the lock) */
     treg_free(my_treg - 1);
     my_treg = 0;
   }
@@ -1117,7 +1147,7 @@ __attribute__((noinline)) static perf_weighed perf_weigh(void)
    its end credits the time not sampled (else counted twice); it counts
    as libprof's time, in whole periods of all threads' handlers together
    (no thread storage: a thread's static TLS one page larger cost 40 MB
-   of 10,000 threads under AddressSanitizer). */
+   of 10,000 threads under AddressSanitizer).  PD_SLOW, PD_QUICK or 0. */
 __attribute__((noinline)) static int perf_done(uint64_t at)
 {
   struct timespec ts;
@@ -1126,7 +1156,9 @@ __attribute__((noinline)) static int perf_done(uint64_t at)
     uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, ns = (uint64_t)period_ns();
     if (now > at) {
       uint64_t d = now - at;
-      slow = d >= ns << CS_SHIFT(clock_state);   /* (the handler ran a period: perf_pace) */
+      /* (perf_pace: the handler ran a period, or an eighth of one at most) */
+      uint64_t per = ns << CS_SHIFT(clock_state);
+      slow = d >= per ? PD_SLOW : 8 * d < per ? PD_QUICK : 0;
       cpu_mark += d;
       timer_cpu0 += d;
       uint64_t all = __atomic_add_fetch(&P.handler_ns, d, __ATOMIC_RELAXED);
@@ -1147,45 +1179,76 @@ __attribute__((noinline)) static int perf_done(uint64_t at)
    never does: a 15 ms program at 50 kHz ran 100 s of signals here, 43 us
    each (LIBPROF_HZ_LIMIT=0; clock_limit keeps the rate asked under that
    cost, measured once, but a loaded machine or deep stacks can raise
-   it).  SLOW: this signal found the period too short -- a signal of the
-   thread's left queued behind it (perf_drain), a gap of 1.5 periods
-   since the last handler with every period signalled (take_sample), or
-   a handler that ran a period (perf_done).  Four in a row: the thread's
-   event is made again with twice its period (down to 1/1024 of the rate,
-   never under 100 Hz), its samples weighing as many periods, counted
-   and said at exit.  In the handler: system calls only. */
-static void perf_remake(unsigned shift);
-static inline void perf_pace(int slow)
+   it).  A signal found the period too short when a signal of the
+   thread's was left queued behind it (DRAINED, perf_drain), a gap of 1.5
+   periods since the last handler with every period signalled
+   (take_sample's CS_GAP), or its handler ran a period (DONE, perf_done).
+   Four in a row: the thread's event is made again with twice its period
+   (down to 1/1024 of the rate, never under 100 Hz), its samples weighing
+   as many periods, counted and said at exit.  And back: once the
+   handler has run under an eighth of the period, with nothing drained,
+   for the signals of 50 ms of the thread's CPU in a row (32 to 2,047 of
+   them), the period is halved; where the signal's measured cost
+   (P.signal_ns) would make a gap count at the shorter period, only
+   signals that came within an eighth of a period of the last handler's
+   end count (CS_EVEN).  The margin (the handler and the gap a quarter
+   of the new period) keeps a thread from swinging between two rates.
+   Before, a phase of dear handlers set the rate to the end (pace.sh: 3
+   ms handlers, 1 kHz paced to 250 Hz, and 0.6 s of cheap ones after it
+   stayed there: 219 signals in all, 548 now).  In the handler: system
+   calls only. */
+static void perf_remake(unsigned from, unsigned to);
+static inline void perf_pace(int done, int drained)
 {
-  unsigned st = clock_state, k = CS_STREAK(st), shift = CS_SHIFT(st);
-  st &= ~(7u << 5);
-  if (!slow || k < 3) {
-    clock_state = slow ? st | (k + 1) << 5 : st;
+  unsigned st = clock_state, k = CS_STREAK(st), shift = CS_SHIFT(st), q = CS_QUICK(st);
+  int slow = done == PD_SLOW || drained > 0 || (st & CS_GAP);
+  st &= ~(CS_GAP | CS_EVEN | 7u << 5 | 2047u << 9);
+  if (slow) {
+    if (k < 3) {
+      clock_state = st | (k + 1) << 5;
+      return;
+    }
+    clock_state = st;
+    if (shift < 10 && P.hz >> (shift + 1) >= 100) perf_remake(shift, shift + 1);
+    return;
+  }
+  /* (where the signal's measured cost would make the gap count at the
+     shorter period, only signals that came without one count) */
+  int quick = done == PD_QUICK && shift
+              && (2 * P.signal_ns < (uint64_t)period_ns() << (shift - 1) || (clock_state & CS_EVEN));
+  q = quick ? q + 1 : 0;
+  unsigned need = (unsigned)(P.hz / 20) >> shift;
+  need = need < 32 ? 32 : need > 2047 ? 2047 : need;
+  if (q < need) {
+    clock_state = st | q << 9;
     return;
   }
   clock_state = st;
-  if (shift < 10 && P.hz >> (shift + 1) >= 100) perf_remake(shift);
+  perf_remake(shift, shift - 1);
 }
 
 /* (apart, not inlined: the event's attributes on the stack only when a
-   thread is paced, not in every handler's frame -- which runs on any
-   stack, PTHREAD_STACK_MIN threads' too: stksafe.sh "tiny") */
-__attribute__((noinline)) static void perf_remake(unsigned shift)
+   thread's period changes, not in every handler's frame -- which runs
+   on any stack, PTHREAD_STACK_MIN threads' too: stksafe.sh "tiny") */
+__attribute__((noinline)) static void perf_remake(unsigned from, unsigned to)
 {
   if (!lock_take(&T.lock, 0)) return;
   treg *e = &T.e[my_treg - 1];
   int sig = __atomic_load_n(&P.sig, __ATOMIC_ACQUIRE), err = errno;
-  if (e->live && e->kind == CLK_PERF && !e->foreign && sig && (int)shift == e->shift) {
-    void *page = arm_perf(tid(), perf_sig(sig), 0, (int)shift + 1);
+  if (e->live && e->kind == CLK_PERF && !e->foreign && sig && (int)from == e->shift) {
+    void *page = arm_perf(tid(), perf_sig(sig), 0, (int)to);
     if (page) {
       syscall(SYS_munmap, e->page, page_size);
       e->page = page;
-      e->shift = (int)shift + 1;
-      clock_state = (clock_state & ~(15u << 1)) | (shift + 1) << 1;
-      if (!shift) __atomic_fetch_add(&P.paced, 1, __ATOMIC_RELAXED);
+      e->shift = (int)to;
+      clock_state = (clock_state & ~(15u << 1)) | to << 1;
+      if (!(clock_state & CS_PACED)) {
+        clock_state |= CS_PACED;
+        __atomic_fetch_add(&P.paced, 1, __ATOMIC_RELAXED);
+      }
       int m = __atomic_load_n(&P.paced_shift, __ATOMIC_RELAXED);
-      while ((int)shift + 1 > m
-             && !__atomic_compare_exchange_n(&P.paced_shift, &m, (int)shift + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+      while ((int)to > m
+             && !__atomic_compare_exchange_n(&P.paced_shift, &m, (int)to, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
     }
   }
   lock_give(&T.lock, 1);
@@ -1491,7 +1554,7 @@ static void timers_after_fork(void)
   T.last_count = 0;
   T.down_ns = process_cpu_ns();  /* (the child's CPU clock starts again) */
   P.paced = 0;
-  P.paced_shift = 0;
+  P.paced_shift = P.paced_end_shift = 0;
   my_treg = 0;
   T.itimer_kid = -1;
   if (P.clock == CLK_ITIMER && P.sig == SIGPROF) {
@@ -1522,10 +1585,28 @@ static void report_clock(int report)
     say("libprof: ", a, " threads could not be given a sampling clock; their time is not in the profile\n");
   }
   if (P.paced) {
+    /* the slowest clock at the end: of the threads that stopped, and of
+       those still running (perf_pace may have sped them up again) */
+    int end = P.paced_end_shift;
+    if (lock_take(&T.lock, 100)) {
+      for (int k = 0; k < T.used; k++)
+        if (T.e[k].tid && T.e[k].live && !T.e[k].foreign && T.e[k].kind == CLK_PERF && T.e[k].shift > end)
+          end = T.e[k].shift;
+      lock_give(&T.lock, 1);
+    } else {
+      end = P.paced_shift;
+    }
     make_name(a, sizeof a, NULL, NULL, (long)P.paced);
     make_name(b, sizeof b, NULL, NULL, (long)(P.hz >> P.paced_shift));
     say("libprof: a sampling signal cost more than its period here: ", a, " threads sampled at a lower rate (down to ");
-    say(b, " Hz); the times include the signals' cost\n", NULL);
+    if (end < P.paced_shift) {
+      make_name(a, sizeof a, NULL, NULL, (long)(P.hz >> end));
+      say(b, " Hz, ", a);
+      say(" Hz at the end", NULL, NULL);
+    } else {
+      say(b, " Hz", NULL);
+    }
+    say("); the times include the signals' cost\n", NULL, NULL);
   }
   if (!report || !P.hz) return;
   make_name(a, sizeof a, NULL, NULL, (long)P.signals);

@@ -157,6 +157,7 @@ static struct {
   uint64_t clock_fallbacks;      /* threads given a POSIX timer where the chosen clock failed */
   uint64_t paced;                /* threads whose perf clock perf_pace slowed ... */
   int paced_shift;               /* ... the most: the rate over 2^this */
+  int paced_end_shift;           /* the most a thread's clock was slowed when it stopped */
   uint64_t unsampled;            /* threads libprof could give no timer at all */
   pid_t own[8];                  /* libprof's own threads (spawn), never sampled */
   char own_table[8];             /* ... which has a table of descriptors of its own (own_files) */

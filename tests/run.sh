@@ -224,7 +224,7 @@ fi
 TESTS_OUT=$out; export TESTS_OUT
 
 # Every job, the long ones first so that they start first under -j.
-all="torture libprof:run mutate stacks exports libprof:stksafe libprof:fire libprof:objstorm libprof:tables
+all="torture libprof:run mutate stacks exports libprof:stksafe libprof:fire libprof:objstorm libprof:tables libprof:pace
   libprof:unwind libprof:reuse libprof:nested libprof:checks libprof:clock libprof:outside libprof:owned libprof:objcalls libprof:objperf libprof:stacks libprof:buildid pprof hostile stack_times diffrand browser-flame browser-html sumstacks names"
 # the i386 and aarch64 archives (natively or under qemu-user) and the
 # torture programs: not under the sanitizers, which build neither the
