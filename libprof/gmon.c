@@ -10,6 +10,7 @@
  *   objects.c  the process's other objects and their histograms
  *   stacks.c   real stacks (LIBPROF_STACKS): the walk and their table
  *   sample.c   sampling: timers, the signal handler, masks kept open
+ *   exec.c     the exec functions: no signal of libprof's outlives one
  *   write.c    writing: the GNU format, files whole or not at all
  *   gmon.c     (this file) control: settings, start-up, the mcount slow
  *              path, threads' start and end, exit, snapshots, fatal
@@ -51,6 +52,7 @@
 #include "objects.c"
 #include "stacks.c"
 #include "sample.c"
+#include "exec.c"
 #include "write.c"
 
 static pthread_key_t tab_key;
@@ -779,4 +781,13 @@ PUBLIC(sigaction, sigaction)
 PUBLIC(signal, signal)
 PUBLIC(prctl, prctl)
 PUBLIC(dlclose, dlclose)
+PUBLIC(execve, execve)
+PUBLIC(execv, execv)
+PUBLIC(execvp, execvp)
+PUBLIC(execvpe, execvpe)
+PUBLIC(execveat, execveat)
+PUBLIC(fexecve, fexecve)
+PUBLIC(execl, execl)
+PUBLIC(execlp, execlp)
+PUBLIC(execle, execle)
 

@@ -429,7 +429,8 @@ static struct {
   unsigned gen, skip, backoff;
   int last_count;                /* T.count at the scan timer's last tick */
   int itimer_kid;                /* a forked child's CLK_ITIMER clock (itimer_child), -1 none */
-} T = { 0, NULL, 0, 0, -1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1 };
+  pid_t clock_pid;               /* the process these clocks are of (a vfork child's are not its) */
+} T = { 0, NULL, 0, 0, -1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0 };
 
 static int timers_enter(sigset_t *old)
 {
@@ -1540,6 +1541,20 @@ static void itimer_child(void)
   if (T.itimer_kid < 0) itimer_set(period_ns());
 }
 
+/* At start-up, once the signal is chosen: the process's timers (again
+   after a failed exec: exec.c). */
+static void timers_start(void)
+{
+  if (!P.hz) return;
+  T.clock_pid = (pid_t)syscall(SYS_getpid);
+  if (P.clock == CLK_ITIMER && P.sig == SIGPROF) {
+    itimer_mark = process_cpu_ns();
+    if (T.clock_pid != P.pid) itimer_child();   /* (a forked child's) */
+    else itimer_set(period_ns());
+  }
+  scan_timer_start(P.sig);
+}
+
 /* After fork: only the forking thread lives, and no timer is inherited. */
 static void timers_after_fork(void)
 {
@@ -1557,22 +1572,22 @@ static void timers_after_fork(void)
   P.paced_shift = P.paced_end_shift = 0;
   my_treg = 0;
   T.itimer_kid = -1;
-  if (P.clock == CLK_ITIMER && P.sig == SIGPROF) {
-    itimer_mark = process_cpu_ns();
-    itimer_child();
-  }
-  scan_timer_start(P.sig);
+  timers_start();
 }
 
-/* At start-up, once the signal is chosen: the process's timers. */
-static void timers_start(void)
+/* Before an exec (exec.c): the process's timers stopped. */
+static void timers_stop(void)
 {
-  if (!P.hz) return;
-  if (P.clock == CLK_ITIMER) {
-    itimer_mark = process_cpu_ns();
-    itimer_set(period_ns());
+  sigset_t old;
+  int taken = timers_enter(&old);
+  if (taken) {
+    if (P.clock == CLK_ITIMER && T.itimer_kid < 0) itimer_set(0);
+    if (T.itimer_kid >= 0) syscall(SYS_timer_delete, T.itimer_kid);
+    T.itimer_kid = -1;
+    if (T.scan_kid >= 0) syscall(SYS_timer_delete, T.scan_kid);
+    T.scan_kid = -1;
   }
-  scan_timer_start(P.sig);
+  timers_leave(&old, taken);
 }
 
 /* At exit, always: the threads libprof could not sample; and with

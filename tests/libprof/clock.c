@@ -39,8 +39,20 @@
  *   clock bigread SECS FILE   reads FILE (in the page cache) 32 MB at a
  *                       time -- system calls the signal does not end --
  *                       for SECS of CPU, then spins SECS in `spread`
+ *   clock execself SECS spins SECS, then execs a shell loop (execl, no
+ *                       fork): a signal of libprof's pending across the
+ *                       exec killed the shell (SIGPROF, its default);
+ *                       the shell prints "done"
+ *   clock execfail SECS exec calls that return: a vfork child's execlp
+ *                       ("true", found on PATH), an execvp of a program
+ *                       nowhere on PATH, a forked child's execlp of a
+ *                       script without "#!" (run by /bin/sh); then spins
+ *                       SECS in `spread`, sampled as before; prints
+ *                       "vfork N enoent N script N" (N: a status, errno
+ *                       was ENOENT, the script's status)
  * Prints the CPU seconds spent (or the child's pid). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -49,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -172,6 +185,35 @@ int main(int argc, char **argv)
     if (p < 0 || waitpid(p, &st, 0) != p) return 1;
     if (WIFSIGNALED(st)) printf("signal %d\n", WTERMSIG(st));
     else printf("exit %d\n", WEXITSTATUS(st));
+    return 0;
+  } else if (!strcmp(argv[1], "execself")) {
+    spin_spread(secs);
+    execl("/bin/sh", "sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; echo done", (char *)NULL);
+    return 127;
+  } else if (!strcmp(argv[1], "execfail")) {
+    int st = -1, sst = -1;
+    pid_t p = vfork();
+    if (p == 0) {
+      execlp("true", "true", (char *)NULL);
+      _exit(127);
+    }
+    if (p < 0 || waitpid(p, &st, 0) != p) return 1;
+    char *none[] = { "libprof-no-such-program", NULL };
+    int r = execvp(none[0], none), enoent = r == -1 && errno == ENOENT;
+    FILE *f = fopen("noshebang.sh", "w");
+    if (!f) return 1;
+    fputs("exit 7\n", f);
+    fclose(f);
+    chmod("noshebang.sh", 0755);
+    if ((p = fork()) == 0) {
+      execlp("./noshebang.sh", "noshebang.sh", (char *)NULL);
+      _exit(127);
+    }
+    if (p < 0 || waitpid(p, &sst, 0) != p) return 1;
+    double t0 = cpu(CLOCK_THREAD_CPUTIME_ID);
+    spin_spread(secs);
+    printf("vfork %d enoent %d script %d %.3f\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), enoent,
+           WIFEXITED(sst) ? WEXITSTATUS(sst) : 128 + WTERMSIG(sst), cpu(CLOCK_THREAD_CPUTIME_ID) - t0);
     return 0;
   } else if (!strcmp(argv[1], "tail")) {
     /* (reads of 16 MB: few returns to user code, where a user-time

@@ -174,6 +174,39 @@ for c in perf timer itimer; do
   [ "$out" = "exit 0" ] || ok=1
 done
 say $ok "a forked child's exec'd program is not killed by a clock of libprof's (clock:how it ended$res)"
+# the program itself execs, after its first 10 ms of CPU: a signal of
+# libprof's pending across the exec -- the perf clock's, counting the
+# exec's own kernel work, or ITIMER_PROF's, which outlives it -- stays
+# pending in the program exec'd, at its default: "Profiling timer
+# expired" (perf and itimer at 1 kHz: 10 runs of 10; glibc's runtime
+# every time).  libprof's exec functions stop its clocks and take its
+# signals first.
+res=""; ok=0
+for c in perf timer itimer; do
+  [ $perf = 0 ] && [ $c = perf ] && continue
+  bad=0
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    out=$(LIBPROF_HZ=1000 LIBPROF_CLOCK=$c ./clk execself 0.02 2>&1); r=$?
+    [ $r = 0 ] && [ "$out" = done ] || { bad=$((bad + 1)); last="status $r"; }
+  done
+  res="$res $c:$bad"
+  [ $bad = 0 ] || ok=1
+done
+say $ok "a program's own exec: the program exec'd is not killed (clock:runs of 10 that failed$res${last:+; last $last})"
+# exec calls that return, and a vfork child's (which shares the parent's
+# memory, and clocks: it must not stop them): the search and the script
+# as the C library's; the program's clock samples as before
+res=""; ok=0
+for c in perf timer itimer; do
+  [ $perf = 0 ] && [ $c = perf ] && continue
+  rm -f gmon.out
+  set -- $(PATH=/usr/bin:/bin LIBPROF_HZ=1000 LIBPROF_CLOCK=$c ./clk execfail 0.3 2> err.txt)
+  n=$(python3 "$here/clock.py" gmon.out "$lo" "$hi" 2> /dev/null | awk '{print $2}')
+  res="$res $c:$*:${n:-none}"
+  [ "$1 $2 $3 $4 $5 $6" = "vfork 0 enoent 1 script 7" ] && [ ! -s err.txt ] \
+    && awk -v c="$7" -v s="${n:-0}" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }' || ok=1
+done
+say $ok "exec calls that return, a vfork child's exec: results as the C library's, the clock goes on (clock:results:samples of spread$res)"
 # no POSIX timer allowed: LIBPROF_CLOCK=timer says so and uses ITIMER_PROF
 if command -v prlimit > /dev/null; then
   for try in 1 2 3; do
