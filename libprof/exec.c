@@ -224,8 +224,16 @@ static char **exec_gather(const char *first, va_list *ap, size_t *bytes)
   return vec;
 }
 
-static int exec_list_done(int r, char **vec, size_t bytes)
+/* An exec of a list form: KIND's call of WHAT with ARG and those after
+   it (and, for EXEC_ENV, the environment after their NULL). */
+enum { EXEC_PATH, EXEC_SEARCH, EXEC_ENV };
+static int exec_list(int kind, const char *what, const char *arg, va_list *ap)
 {
+  size_t bytes;
+  char **vec = exec_gather(arg, ap, &bytes);
+  if (!vec) return -1;
+  char *const *envp = kind == EXEC_ENV ? va_arg(*ap, char *const *) : environ;
+  int r = kind == EXEC_SEARCH ? do_execvpe(what, vec, envp) : do_execve(what, vec, envp);
   int err = errno;
   munmap(vec, bytes);
   errno = err;
@@ -236,22 +244,20 @@ __attribute__((used)) static int do_execl(const char *path, const char *arg, ...
 static int do_execl(const char *path, const char *arg, ...)
 {
   va_list ap;
-  size_t bytes;
   va_start(ap, arg);
-  char **vec = exec_gather(arg, &ap, &bytes);
+  int r = exec_list(EXEC_PATH, path, arg, &ap);
   va_end(ap);
-  return vec ? exec_list_done(do_execve(path, vec, environ), vec, bytes) : -1;
+  return r;
 }
 
 __attribute__((used)) static int do_execlp(const char *file, const char *arg, ...) PROF_SYM(execlp);
 static int do_execlp(const char *file, const char *arg, ...)
 {
   va_list ap;
-  size_t bytes;
   va_start(ap, arg);
-  char **vec = exec_gather(arg, &ap, &bytes);
+  int r = exec_list(EXEC_SEARCH, file, arg, &ap);
   va_end(ap);
-  return vec ? exec_list_done(do_execvpe(file, vec, environ), vec, bytes) : -1;
+  return r;
 }
 
 /* (the environment follows the list's NULL) */
@@ -259,10 +265,8 @@ __attribute__((used)) static int do_execle(const char *path, const char *arg, ..
 static int do_execle(const char *path, const char *arg, ...)
 {
   va_list ap;
-  size_t bytes;
   va_start(ap, arg);
-  char **vec = exec_gather(arg, &ap, &bytes);
-  char *const *envp = vec ? va_arg(ap, char *const *) : NULL;
+  int r = exec_list(EXEC_ENV, path, arg, &ap);
   va_end(ap);
-  return vec ? exec_list_done(do_execve(path, vec, envp), vec, bytes) : -1;
+  return r;
 }
