@@ -72,14 +72,13 @@ static int exec_raw(const char *path, char *const argv[], char *const envp[])
 static void exec_script(const char *file, char *const argv[], char *const envp[])
 {
   size_t n = 0;
-  while (argv[n]) n++;
-  size_t bytes = (n + 2) * sizeof(char *);
+  while (argv && argv[n]) n++;   /* (Linux takes a null vector) */
+  size_t bytes = (n + 3) * sizeof(char *);
   char **sh = map_zero(bytes);
   if (!sh) return;
   sh[0] = (char *)"/bin/sh";
   sh[1] = (char *)file;
   for (size_t i = 1; i < n; i++) sh[i + 1] = argv[i];
-  sh[n + 1] = NULL;
   int err;
   exec_raw("/bin/sh", sh, envp);
   err = errno;
@@ -208,8 +207,9 @@ static char **exec_gather(const char *first, va_list *ap, size_t *bytes)
 {
   va_list c;
   va_copy(c, *ap);
-  size_t n = 1;
-  while (va_arg(c, char *)) n++;
+  size_t n = 0;                  /* (a list that is only its NULL: nothing after it is read) */
+  if (first)
+    for (n = 1; va_arg(c, char *); n++) {}
   va_end(c);
   *bytes = (n + 1) * sizeof(char *);
   char **vec = map_zero(*bytes);
@@ -219,8 +219,7 @@ static char **exec_gather(const char *first, va_list *ap, size_t *bytes)
   }
   vec[0] = (char *)first;
   for (size_t i = 1; i < n; i++) vec[i] = va_arg(*ap, char *);
-  (void)va_arg(*ap, char *);
-  vec[n] = NULL;
+  if (first) (void)va_arg(*ap, char *);
   return vec;
 }
 

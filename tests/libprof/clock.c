@@ -46,7 +46,8 @@
  *   clock execfail SECS exec calls that return: a vfork child's execlp
  *                       ("true", found on PATH), an execvp of a program
  *                       nowhere on PATH, a forked child's execlp of a
- *                       script without "#!" (run by /bin/sh); then spins
+ *                       script without "#!" (run by /bin/sh; again with
+ *                       no argument vector at all); then spins
  *                       SECS in `spread`, sampled as before; prints
  *                       "vfork N enoent N script N" (N: a status, errno
  *                       was ENOENT, the script's status)
@@ -210,6 +211,13 @@ int main(int argc, char **argv)
       _exit(127);
     }
     if (p < 0 || waitpid(p, &sst, 0) != p) return 1;
+    int nst = -1;                /* (the same with no argument vector at all, as Linux allows) */
+    if ((p = fork()) == 0) {
+      execvp("./noshebang.sh", NULL);
+      _exit(127);
+    }
+    if (p < 0 || waitpid(p, &nst, 0) != p) return 1;
+    if (!WIFEXITED(nst) || WEXITSTATUS(nst) != WEXITSTATUS(sst)) sst = nst;
     double t0 = cpu(CLOCK_THREAD_CPUTIME_ID);
     spin_spread(secs);
     printf("vfork %d enoent %d script %d %.3f\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), enoent,
