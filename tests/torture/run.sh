@@ -96,7 +96,7 @@ if [ "$task" = --run ]; then
   prc=$(cat "$d/plainrun.$p/rc")
   [ $rc = 124 ] && verdict "hang (no end in $TIMEOUT s)"
   [ $rc = "$prc" ] || verdict "exit $rc vs $prc $(head -c 200 err | tr '\n' ' ')"
-  cmp -s out "$d/plainrun.$p/out" || verdict "stdout differs: $(diff "$d/plainrun.$p/out" out | grep '^[<>]' | head -4 | tr '\n' ' ')"
+  cmp -s out "$d/plainrun.$p/out" || verdict "stdout differs: $(diff "$d/plainrun.$p/out" out | grep '^[<>]' | head -4 | tr '\n' ' ')(stderr: $(head -c 200 err | tr '\n' ' '))"
   [ -s gmon.out ] || verdict "no gmon.out"
   "$G" -b -p "$d/pg/$p" gmon.out > flat 2> gerr; grc=$?
   # (gprof's notes on time outside the program's code -- dlopen's in the
