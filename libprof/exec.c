@@ -100,17 +100,30 @@ static int exec_search(const char *file, char *const argv[], char *const envp[])
   }
   const char *path = getenv("PATH");
   if (!path) path = "/bin:/usr/bin";
-  size_t flen = strlen(file);
-  if (flen >= 4096) {
+  size_t flen = strlen(file), dmax = 0;
+  for (const char *p = path;; p++) {   /* the longest entry sizes the buffer */
+    const char *end = strchr(p, ':');
+    size_t dlen = end ? (size_t)(end - p) : strlen(p);
+    if (dlen > dmax) dmax = dlen;
+    if (!end) break;
+    p = end;
+  }
+  if (flen >= PATH_MAX) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  char buf[4096 + 1];
-  int denied = 0;
+  /* not on the caller's stack, which may be small: a page or so mapped */
+  size_t cap = (dmax < PATH_MAX ? dmax : PATH_MAX) + 1 + flen + 1;
+  char *buf = map_zero(cap);
+  if (!buf) {
+    errno = ENOMEM;
+    return -1;
+  }
+  int denied = 0, err = ENOENT;
   for (const char *p = path;; p++) {
     const char *end = strchr(p, ':');
     size_t dlen = end ? (size_t)(end - p) : strlen(p);
-    if (dlen + 1 + flen < sizeof buf) {
+    if (dlen + 1 + flen < cap && dlen + 1 + flen < PATH_MAX) {
       size_t k = 0;
       if (dlen) {
         memcpy(buf, p, dlen);
@@ -119,23 +132,22 @@ static int exec_search(const char *file, char *const argv[], char *const envp[])
       }
       memcpy(buf + k, file, flen + 1);
       exec_raw(buf, argv, envp);
-      switch (errno) {
-      case EACCES:
-        denied = 1;
-        break;
-      case ENOEXEC:
+      err = errno;
+      if (err == EACCES) denied = 1;
+      else if (err == ENOEXEC) {
         exec_script(buf, argv, envp);
-        return -1;
-      case ENOENT: case ESTALE: case ENOTDIR: case ENODEV: case ETIMEDOUT: case ENAMETOOLONG:
+        err = errno;
         break;
-      default:
-        return -1;
-      }
+      } else if (err != ENOENT && err != ESTALE && err != ENOTDIR && err != ENODEV
+                 && err != ETIMEDOUT && err != ENAMETOOLONG)
+        break;
+      err = denied ? EACCES : ENOENT;
     }
     if (!end) break;
     p = end;
   }
-  errno = denied ? EACCES : ENOENT;
+  munmap(buf, cap);
+  errno = err;
   return -1;
 }
 

@@ -207,6 +207,22 @@ for c in perf timer itimer; do
     && awk -v c="$7" -v s="${n:-0}" 'BEGIN { exit !(s >= 850 * c && s <= 1150 * c) }' || ok=1
 done
 say $ok "exec calls that return, a vfork child's exec: results as the C library's, the clock goes on (clock:results:samples of spread$res)"
+# the PATH search of execvp, execlp and execvpe (libprof's own, clocks
+# stopped) against the C library's, from a thread on the smallest stack:
+# a non-executable file, a directory, empty and too long entries, a name
+# too long, a file without #!, the default path, the environment given
+cc -O1 "$here/execpath.c" -o ep_plain -lpthread
+cc -O1 -pg "$here/execpath.c" -o ep_pg $lp
+cc -O1 -pg "$here/execpath.c" -o ep_so -L"$top/libprof/shared" -lprof -lpthread -Wl,-rpath,"$top/libprof/shared"
+res=""; ok=0
+for b in ep_plain ep_pg ep_so; do
+  rm -rf ep.d; mkdir ep.d
+  (cd ep.d && LIBPROF_HZ=1000 ../$b > ../$b.out 2> ../$b.err); rc=$?
+  res="$res $b:$rc:$(grep -c '^case' $b.out)"
+  [ $rc = 0 ] && [ ! -s $b.err ] || ok=1
+done
+cmp -s ep_plain.out ep_pg.out && cmp -s ep_plain.out ep_so.out || ok=1
+say $ok "execvp, execlp, execvpe: 45 PATH searches as the C library's, in a -pg program (static and shared libprof) on a 16 kB thread stack (build:status:cases$res$(diff ep_plain.out ep_pg.out | head -4 | tr '\n' ' ' | sed 's/^./; diff: &/'))"
 # no POSIX timer allowed: LIBPROF_CLOCK=timer says so and uses ITIMER_PROF
 if command -v prlimit > /dev/null; then
   for try in 1 2 3; do
