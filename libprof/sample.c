@@ -208,6 +208,19 @@ __attribute__((noinline)) static int perf_drain(int sig, int *drained)
 #define PD_SLOW 1                /* perf_done: the handler ran a period */
 #define PD_QUICK 2               /* ... an eighth of one at most */
 static int perf_done(uint64_t at);
+static int perf_timed(uint64_t at);
+/* The calling thread's CPU time in ns, or 0: a system call of its own
+   (a handler's, on any stack; no interceptor's), errno kept. */
+static uint64_t thread_cpu_ns(void)
+{
+  struct timespec ts;
+  int err = errno;
+  uint64_t t = 0;
+  if (syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  errno = err;
+  return t;
+}
 static void perf_pace(int done, int drained);
 #ifdef PROF_TEST_HOOKS
 /* Built in by tests only (tests/libprof/pace.sh, -DPROF_TEST_HOOKS): a
@@ -241,17 +254,24 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
     return;
   }
   int upgrade = 0;
+  /* the thread's own perf clock on the real-time signal (the program
+     took SIGPROF), every period signalled and none weighed: the handler
+     is timed for the pacing only (perf_timed), else a thread paced there
+     never came back to the rate (two system calls a signal, on this
+     path alone) */
+  int own = si && si->si_code == POLL_IN && my_treg && !(foreign_perf && sig != SIGPROF && PERF_FOUND_FD(si->si_fd));
+  uint64_t t0 = own && sig != SIGPROF && !P.clock_user ? thread_cpu_ns() : 0;
   uint64_t at = take_sample(sig, si, ctx, &upgrade);
   if (upgrade) clock_upgrade();
   int drained = 0, done = 0;
   if (si && si->si_code == POLL_IN && sig != SIGPROF && perf_drain(sig, &drained))
     threads_scan();                /* (keeps errno) */
-  test_handler_spin(at);
+  test_handler_spin(at ? at : t0);
   if (at) done = perf_done(at);
+  else if (t0) done = perf_timed(t0);
   /* the thread's own perf clock: paced if its signals cost its period,
      and back when they no longer do */
-  if (si && si->si_code == POLL_IN && my_treg && !(foreign_perf && sig != SIGPROF && PERF_FOUND_FD(si->si_fd)))
-    perf_pace(done, drained);
+  if (own) perf_pace(done, drained);
 }
 
 /* A perf clock counting user time only signals only the expirations
@@ -363,8 +383,6 @@ static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade)
   __atomic_fetch_add(&o->bins[last_bin], n, __ATOMIC_RELAXED);
   return at;
 }
-
-static uint64_t thread_cpu_ns(void);
 
 /* ---- the clock ----
    What sends the sampling signal, chosen at start-up (clock_choose; the
@@ -644,13 +662,6 @@ static void start_thread_timer(void)
   }
   lock_give(&T.lock, 1);
   if (k < 0) clock_disarm(&mine);
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Stops the thread's timer.  A POSIX CPU-time timer is looked at only on
@@ -1172,6 +1183,17 @@ __attribute__((noinline)) static int perf_done(uint64_t at)
   }
   errno = err;
   return slow;
+}
+
+/* perf_done's verdict on a handler that began at AT, for a thread
+   whose every period is signalled (the real-time signal): its time is
+   counted already, by the periods drained behind it (perf_drain), so
+   nothing else moves.  PD_SLOW, PD_QUICK or 0. */
+__attribute__((noinline)) static int perf_timed(uint64_t at)
+{
+  uint64_t now = thread_cpu_ns(), per = (uint64_t)period_ns() << CS_SHIFT(clock_state);
+  if (!now || now <= at) return 0;
+  return now - at >= per ? PD_SLOW : 8 * (now - at) < per ? PD_QUICK : 0;
 }
 
 /* A perf clock's signal costs the thread CPU time of its own (the
