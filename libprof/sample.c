@@ -152,7 +152,9 @@ static int foreign_perf;
 /* the descriptor number a found thread's perf event signals with (arm_perf) */
 #define PERF_FOUND_FD(fd) (((fd) & 1) != 0)
 
-static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade);
+static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *flags);
+#define TS_UPGRADE 1             /* take_sample: the thread is due its perf clock */
+#define TS_TIMED 2               /* ... AT is the handler's start, for perf_timed */
 
 /* The signal the thread's own perf clock sends (SIG, or SIGPROF: see
    perf_signal_take). */
@@ -210,8 +212,11 @@ __attribute__((noinline)) static int perf_drain(int sig, int *drained)
 static int perf_done(uint64_t at);
 static int perf_timed(uint64_t at);
 /* The calling thread's CPU time in ns, or 0: a system call of its own
-   (a handler's, on any stack; no interceptor's), errno kept. */
-static uint64_t thread_cpu_ns(void)
+   (a handler's, on any stack; no interceptor's), errno kept.  Not
+   inlined: its timespec would be in on_sigprof's frame at every signal,
+   with AddressSanitizer's red zones round it (stksafe.sh "tiny": a
+   PTHREAD_STACK_MIN thread overflowed). */
+__attribute__((noinline)) static uint64_t thread_cpu_ns(void)
 {
   struct timespec ts;
   int err = errno;
@@ -253,25 +258,18 @@ static void on_sigprof(int sig, siginfo_t *si, void *ctx)
     threads_scan();
     return;
   }
-  int upgrade = 0;
-  /* the thread's own perf clock on the real-time signal (the program
-     took SIGPROF), every period signalled and none weighed: the handler
-     is timed for the pacing only (perf_timed), else a thread paced there
-     never came back to the rate (two system calls a signal, on this
-     path alone) */
-  int own = si && si->si_code == POLL_IN && my_treg && !(foreign_perf && sig != SIGPROF && PERF_FOUND_FD(si->si_fd));
-  uint64_t t0 = own && sig != SIGPROF && !P.clock_user ? thread_cpu_ns() : 0;
-  uint64_t at = take_sample(sig, si, ctx, &upgrade);
-  if (upgrade) clock_upgrade();
+  int flags = 0;
+  uint64_t at = take_sample(sig, si, ctx, &flags);
+  if (flags & TS_UPGRADE) clock_upgrade();
   int drained = 0, done = 0;
   if (si && si->si_code == POLL_IN && sig != SIGPROF && perf_drain(sig, &drained))
     threads_scan();                /* (keeps errno) */
-  test_handler_spin(at ? at : t0);
-  if (at) done = perf_done(at);
-  else if (t0) done = perf_timed(t0);
+  test_handler_spin(at);
+  if (at) done = flags & TS_TIMED ? perf_timed(at) : perf_done(at);
   /* the thread's own perf clock: paced if its signals cost its period,
      and back when they no longer do */
-  if (own) perf_pace(done, drained);
+  if (si && si->si_code == POLL_IN && my_treg && !(foreign_perf && sig != SIGPROF && PERF_FOUND_FD(si->si_fd)))
+    perf_pace(done, drained);
 }
 
 /* A perf clock counting user time only signals only the expirations
@@ -284,10 +282,18 @@ static uint32_t kern_split(uint64_t n, uint64_t w)
   return n > w ? (uint32_t)(n - w) : 0;
 }
 
-/* The thread's CPU time perf_weigh read, or 0 (for perf_done); *UPGRADE
-   set when the thread is due its perf clock (clock_upgrade, by the
-   caller). */
-static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade)
+/* The thread's CPU time perf_weigh read, or 0 (for perf_done); *FLAGS
+   gets TS_UPGRADE when the thread is due its perf clock (clock_upgrade,
+   by the caller), TS_TIMED when the time was read for the pacing alone:
+   the thread's own perf clock on the real-time signal (the program took
+   SIGPROF), every period signalled and none weighed.  There the handler
+   was not timed, and a handler dearer than the period, which returns to
+   its own signal pending, had the next drain nothing: the pacing's
+   streak broke every other time, and the program starved (3 ms handlers
+   at 1 kHz stopped at 500 Hz; pace.sh).  (A flag, not a time kept in
+   on_sigprof: a register more there overflowed a PTHREAD_STACK_MIN
+   thread under AddressSanitizer, stksafe.sh "tiny".) */
+static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *flags)
 {
   uint64_t at = 0;
   ucontext_t *uc = ctx;
@@ -332,6 +338,7 @@ static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade)
       clock_state |= CS_GAP;
   } else if (si && si->si_code == POLL_IN) {
     n = 1u << shift;             /* (one of the thread's event periods) */
+    if (my_treg && (at = thread_cpu_ns())) *flags |= TS_TIMED;
   }
   /* ITIMER_PROF: the process's CPU time since the last signal (the tick) */
   if (P.clock == CLK_ITIMER && sig == SIGPROF && !(n = itimer_weigh())) return at;
@@ -341,7 +348,7 @@ static uint64_t take_sample(int sig, siginfo_t *si, void *ctx, int *upgrade)
   /* a thread past its first 10 ms of CPU gets the perf clock */
   if (P.clock == CLK_PERF && !(clock_state & CS_TRIED) && si && si->si_code == SI_TIMER && !in_libprof
       && ticks_seen * (uint64_t)period_ns() >= 10000000u)
-    *upgrade = 1;
+    *flags |= TS_UPGRADE;
   last_bin = NO_BIN;
   if (!P.enabled || !P.prog) {
     if (P.prog) facts_off(n);
