@@ -100,20 +100,14 @@ static int exec_search(const char *file, char *const argv[], char *const envp[])
   }
   const char *path = getenv("PATH");
   if (!path) path = "/bin:/usr/bin";
-  size_t flen = strlen(file), dmax = 0;
-  for (const char *p = path;; p++) {   /* the longest entry sizes the buffer */
-    const char *end = strchr(p, ':');
-    size_t dlen = end ? (size_t)(end - p) : strlen(p);
-    if (dlen > dmax) dmax = dlen;
-    if (!end) break;
-    p = end;
-  }
+  size_t flen = strlen(file), plen = strlen(path);
   if (flen >= PATH_MAX) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  /* not on the caller's stack, which may be small: a page or so mapped */
-  size_t cap = (dmax < PATH_MAX ? dmax : PATH_MAX) + 1 + flen + 1;
+  /* not on the caller's stack, which may be small: a page or so mapped,
+     room for any entry a name under PATH_MAX can be made of */
+  size_t cap = (plen < PATH_MAX ? plen : PATH_MAX) + 1 + flen + 1;
   char *buf = map_zero(cap);
   if (!buf) {
     errno = ENOMEM;
@@ -123,7 +117,7 @@ static int exec_search(const char *file, char *const argv[], char *const envp[])
   for (const char *p = path;; p++) {
     const char *end = strchr(p, ':');
     size_t dlen = end ? (size_t)(end - p) : strlen(p);
-    if (dlen + 1 + flen < cap && dlen + 1 + flen < PATH_MAX) {
+    if (dlen + 1 + flen < PATH_MAX) {
       size_t k = 0;
       if (dlen) {
         memcpy(buf, p, dlen);

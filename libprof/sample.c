@@ -235,10 +235,8 @@ static void perf_pace(int done, int drained);
 extern volatile long libprof_test_handler_ns __attribute__((weak));
 static void test_handler_spin(uint64_t at)
 {
-  struct timespec ts;
   long ns = &libprof_test_handler_ns ? libprof_test_handler_ns : 0;
-  while (at && ns > 0 && syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts) == 0
-         && (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec < at + (uint64_t)ns) {}
+  while (at && ns > 0 && thread_cpu_ns() < at + (uint64_t)ns) {}
 }
 #else
 #define test_handler_spin(at) ((void)(at))
@@ -990,25 +988,18 @@ static void calib_handler(int sig)
   calib_signals++;
 }
 
-static uint64_t cpu_now_ns(void)
-{
-  struct timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* ITERS rounds of a spin in chunks, stopping past LIMIT_NS of CPU; the
    rounds done. */
 static uint64_t calib_spin(uint64_t iters, uint64_t limit_ns)
 {
-  uint64_t t0 = cpu_now_ns(), done = 0, acc = 0;
+  uint64_t t0 = thread_cpu_ns(), done = 0, acc = 0;
   while (done < iters) {
     for (uint64_t i = 0; i < 4096; i++) {
       acc += i ^ (i >> 2);
       __asm__ volatile("" : "+r"(acc));   /* (a loop the compiler keeps) */
     }
     done += 4096;
-    if (!(done & 0xffff) && cpu_now_ns() - t0 > limit_ns) break;
+    if (!(done & 0xffff) && thread_cpu_ns() - t0 > limit_ns) break;
   }
   return done;
 }
@@ -1025,17 +1016,17 @@ static uint64_t perf_signal_cost(void)
   if (pthread_sigmask(SIG_BLOCK, NULL, &mask) != 0 || sigismember(&mask, SIGPROF)) return 0;
   /* the spin's speed, alone: rounds for ~1 ms, timed twice on half of
      them (the quicker) */
-  uint64_t iters = 1u << 17, t0 = cpu_now_ns();
+  uint64_t iters = 1u << 17, t0 = thread_cpu_ns();
   calib_spin(iters, UINT64_MAX);
-  uint64_t t = cpu_now_ns() - t0;
+  uint64_t t = thread_cpu_ns() - t0;
   if (t < 1000) return 0;
   iters = iters * 1000000u / t;
   if (iters < 8192) iters = 8192;
   uint64_t base = UINT64_MAX;
   for (int i = 0; i < 2; i++) {
-    t0 = cpu_now_ns();
+    t0 = thread_cpu_ns();
     calib_spin(iters / 2, UINT64_MAX);
-    t = (cpu_now_ns() - t0) * 2;
+    t = (thread_cpu_ns() - t0) * 2;
     if (t < base) base = t;
   }
   if (!base) return 0;
@@ -1059,11 +1050,11 @@ static uint64_t perf_signal_cost(void)
   if (fd >= 0 && fcntl(fd, F_SETOWN_EX, &o) == 0 && fcntl(fd, F_SETSIG, SIGPROF) == 0
       && fcntl(fd, F_SETFL, O_ASYNC) == 0) {
     calib_signals = 0;
-    t0 = cpu_now_ns();
+    t0 = thread_cpu_ns();
     ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
     uint64_t done = calib_spin(iters, 20 * base + 20000000);
     ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-    uint64_t spent = cpu_now_ns() - t0, n = calib_signals;
+    uint64_t spent = thread_cpu_ns() - t0, n = calib_signals;
     uint64_t work = (uint64_t)((double)base * (double)done / (double)iters);
     if (n >= 4 && spent > work) cost = (spent - work) / n;
   }
@@ -1159,6 +1150,14 @@ __attribute__((noinline)) static perf_weighed perf_weigh(void)
   return r;
 }
 
+/* For perf_pace: a handler that ran D ns of the thread's CPU ran a
+   period (PD_SLOW), an eighth of one at most (PD_QUICK), or between. */
+static int pace_verdict(uint64_t d)
+{
+  uint64_t per = (uint64_t)period_ns() << CS_SHIFT(clock_state);
+  return d >= per ? PD_SLOW : 8 * d < per ? PD_QUICK : 0;
+}
+
 /* The end of a handler that weighed its sample (perf_weigh read AT): its
    own time -- the walk, the drain -- is libprof's, not the program's next
    sample's (nor, counted apart as the kernel's, the kernel's): the mark
@@ -1169,27 +1168,18 @@ __attribute__((noinline)) static perf_weighed perf_weigh(void)
    of 10,000 threads under AddressSanitizer).  PD_SLOW, PD_QUICK or 0. */
 __attribute__((noinline)) static int perf_done(uint64_t at)
 {
-  struct timespec ts;
-  int err = errno, slow = 0;
-  if (syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts) == 0) {
-    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, ns = (uint64_t)period_ns();
-    if (now > at) {
-      uint64_t d = now - at;
-      /* (perf_pace: the handler ran a period, or an eighth of one at most) */
-      uint64_t per = ns << CS_SHIFT(clock_state);
-      slow = d >= per ? PD_SLOW : 8 * d < per ? PD_QUICK : 0;
-      cpu_mark += d;
-      timer_cpu0 += d;
-      uint64_t all = __atomic_add_fetch(&P.handler_ns, d, __ATOMIC_RELAXED);
-      uint64_t t = all / ns - (all - d) / ns;
-      if (t) {
-        __atomic_fetch_add(&P.samples, t, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&P.overhead_ticks, t, __ATOMIC_RELAXED);
-      }
-    }
+  uint64_t now = thread_cpu_ns(), ns = (uint64_t)period_ns();
+  if (now <= at) return 0;
+  uint64_t d = now - at;
+  cpu_mark += d;
+  timer_cpu0 += d;
+  uint64_t all = __atomic_add_fetch(&P.handler_ns, d, __ATOMIC_RELAXED);
+  uint64_t t = all / ns - (all - d) / ns;
+  if (t) {
+    __atomic_fetch_add(&P.samples, t, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&P.overhead_ticks, t, __ATOMIC_RELAXED);
   }
-  errno = err;
-  return slow;
+  return pace_verdict(d);
 }
 
 /* perf_done's verdict on a handler that began at AT, for a thread
@@ -1198,9 +1188,8 @@ __attribute__((noinline)) static int perf_done(uint64_t at)
    nothing else moves.  PD_SLOW, PD_QUICK or 0. */
 __attribute__((noinline)) static int perf_timed(uint64_t at)
 {
-  uint64_t now = thread_cpu_ns(), per = (uint64_t)period_ns() << CS_SHIFT(clock_state);
-  if (!now || now <= at) return 0;
-  return now - at >= per ? PD_SLOW : 8 * (now - at) < per ? PD_QUICK : 0;
+  uint64_t now = thread_cpu_ns();
+  return now > at ? pace_verdict(now - at) : 0;
 }
 
 /* A perf clock's signal costs the thread CPU time of its own (the
